@@ -14,5 +14,7 @@ function newest(dir) {
 }
 if (!existsSync(marker) || newest("src") > statSync(marker).mtimeMs) {
   console.error("lookout: building (tsc)...");
-  execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], { stdio: "inherit" });
+  execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], {
+    stdio: "inherit",
+  });
 }
