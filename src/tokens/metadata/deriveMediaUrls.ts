@@ -1,0 +1,103 @@
+import { DEFAULT_GATEWAYS, type Gateways, joinGateway } from "./gateways.js";
+import type { TokenMetadata } from "./interpretDocument.js";
+
+export type MediaUrls = {
+  image_url: string | null;
+  animation_url: string | null;
+  external_app_url: string | null;
+  /** The raw, un-rewritten first non-blank media value (upstream's `media_url`). */
+  media_url: string | null;
+};
+
+/**
+ * Media fields of a token instance, derived as upstream's nft_helper.ex does (spec blockscout-explorer-api.md §3.3
+ * "Media fields"), with our configurable gateways (spec README, NFT items). Pure.
+ */
+export function deriveMediaUrls(
+  metadata: TokenMetadata | null | undefined,
+  gateways: Partial<Gateways> = {},
+): MediaUrls {
+  if (!metadata || typeof metadata !== "object") {
+    return { image_url: null, animation_url: null, external_app_url: null, media_url: null };
+  }
+  const gw: Gateways = { ...DEFAULT_GATEWAYS, ...gateways };
+  const properties = isObject(metadata.properties) ? metadata.properties : undefined;
+
+  let image: string | null = null;
+  if (present(metadata.image_url)) image = retrieveImage(metadata.image_url, gw);
+  else if (present(metadata.image)) image = retrieveImage(metadata.image, gw);
+  else if (properties && present(properties.image)) {
+    // Upstream does not rewrite this branch: an object gives its description, a string is kept as is.
+    const p = properties.image;
+    image = isObject(p) ? asString(p.description) : asString(p);
+  }
+  if (image !== null && image.trim() === "") image = null;
+
+  const animation = metadata.animation_url === undefined ? null : retrieveImage(metadata.animation_url, gw);
+
+  return {
+    image_url: image,
+    animation_url: animation,
+    external_app_url: externalAppUrl(metadata.external_url),
+    media_url: mediaUrl(metadata, properties),
+  };
+}
+
+/** Upstream `compose_resource_url`: case-insensitive prefixes; anything else unchanged. */
+export function composeResourceUrl(url: string, gateways: Gateways): string {
+  const lower = url.toLowerCase();
+  if (lower.startsWith("ipfs://ipfs/")) return joinGateway(gateways.ipfs, url.slice("ipfs://ipfs/".length));
+  if (lower.startsWith("ipfs://")) return joinGateway(gateways.ipfs, url.slice("ipfs://".length));
+  if (lower.startsWith("ar://")) return joinGateway(gateways.arweave, url.slice("ar://".length));
+  if (lower.startsWith("bzz://")) return joinGateway(gateways.swarm, url.slice("bzz://".length));
+  return url;
+}
+
+/** A list gives its first element, an object its description, a string is normalised and rewritten. */
+function retrieveImage(value: unknown, gateways: Gateways): string | null {
+  if (Array.isArray(value)) return value.length > 0 ? retrieveImage(value[0], gateways) : null;
+  if (isObject(value)) return asString(value.description);
+  if (typeof value !== "string") return null;
+  return composeResourceUrl(reencode(value), gateways);
+}
+
+/** Upstream's `URI.decode |> URI.encode`: unify the percent-encoding so that "a b" and "a%20b" become equal. */
+function reencode(s: string): string {
+  try {
+    return encodeURI(decodeURI(s));
+  } catch {
+    // A stray "%" makes decoding fail; encoding alone still escapes spaces and the like.
+    return encodeURI(s);
+  }
+}
+
+function externalAppUrl(value: unknown): string | null {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (typeof v !== "string") return null;
+  try {
+    const url = new URL(v.trim());
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "" ? v.trim() : null;
+  } catch {
+    return null;
+  }
+}
+
+function mediaUrl(metadata: TokenMetadata, properties: Record<string, unknown> | undefined): string | null {
+  for (const v of [metadata.image_url, metadata.image, properties?.image, metadata.animation_url]) {
+    const s = Array.isArray(v) ? v[0] : isObject(v) ? v.description : v;
+    if (typeof s === "string" && s.trim() !== "") return s;
+  }
+  return null;
+}
+
+function present(v: unknown): boolean {
+  return v !== undefined && v !== null;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function asString(v: unknown): string | null {
+  return typeof v === "string" ? v : null;
+}
