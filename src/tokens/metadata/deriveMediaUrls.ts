@@ -58,6 +58,7 @@ function retrieveImage(value: unknown, gateways: Gateways): string | null {
   if (Array.isArray(value)) return value.length > 0 ? retrieveImage(value[0], gateways) : null;
   if (isObject(value)) return asString(value.description);
   if (typeof value !== "string") return null;
+  if (value.trim() === "") return "";
   return composeResourceUrl(reencode(value), gateways);
 }
 
