@@ -94,11 +94,18 @@ beforeAll(async () => {
     "/redirect-rebind": (_req, res) =>
       res.writeHead(302, { location: `http://rebind.test:${other.port}/secret` }).end(),
     "/loop": (_req, res) => res.writeHead(302, { location: "/loop" }).end(),
+    "/cut": (req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+      res.write('{"name":');
+      setTimeout(() => req.socket.destroy(), 20);
+    },
   });
   gateway = await startServer({
     [`/ipfs/${CID}/1.json`]: (_req, res) =>
       res.writeHead(200, { "content-type": "application/json" }).end('{"name":"from ipfs"}'),
     [`/ipfs/${CID}/1.png`]: (_req, res) => res.writeHead(200, { "content-type": "image/png" }).end(),
+    "/ar/tx-1": (_req, res) =>
+      res.writeHead(200, { "content-type": "application/json" }).end('{"name":"from ar"}'),
   });
   // host:port entries, so the other local server stays forbidden although it is on 127.0.0.1 too.
   allowed = parseAllowedHosts(`127.0.0.1:${origin.port},127.0.0.1:${gateway.port}`);
@@ -108,7 +115,10 @@ afterAll(async () => {
   await Promise.all([stop(origin.server), stop(other.server), stop(gateway.server)]);
 });
 
-const opts = () => ({ allowedHosts: allowed, gateways: { ipfs: `${gateway.base}/ipfs` } });
+const opts = () => ({
+  allowedHosts: allowed,
+  gateways: { ipfs: `${gateway.base}/ipfs`, arweave: `${gateway.base}/ar/` },
+});
 
 describe("fetchTokenMetadata() against a local server", () => {
   it("stores a good document, substituting {id} in the URI and in the metadata", async () => {
@@ -137,6 +147,7 @@ describe("fetchTokenMetadata() against a local server", () => {
     ["/big-declared", "too_large", false],
     ["/big-chunked", "too_large", false],
     ["/loop", "too_many_redirects", true],
+    ["/cut", "network", true],
   ])("%s fails with %s", async (path, reason, retryable) => {
     const r = await fetchTokenMetadata({ ...opts(), tokenUri: `${origin.base}${path}`, tokenId: 1 });
     expect(r).toMatchObject({ ok: false, reason, retryable });
@@ -235,6 +246,13 @@ describe("fetchTokenMetadata() against a local server", () => {
     ).toMatchObject({
       ok: false,
       reason: "http_404",
+    });
+  });
+
+  it("fetches ar:// through the configured Arweave gateway", async () => {
+    expect(await fetchTokenMetadata({ ...opts(), tokenUri: "ar://tx-1", tokenId: 1 })).toEqual({
+      ok: true,
+      metadata: { name: "from ar" },
     });
   });
 
