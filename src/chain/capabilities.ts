@@ -1,0 +1,41 @@
+import type { Rpc } from "./rpc.js";
+
+export type TraceMode = "debug" | "parity" | "none";
+
+export type NodeCapabilities = {
+  /** `eth_getBlockReceipts` answers; otherwise one `eth_getTransactionReceipt` per transaction. */
+  blockReceipts: boolean;
+  /** How internal contract creations are found. */
+  traces: TraceMode;
+  /** `debug_traceBlockByNumber` with `prestateTracer` in diff mode answers (exact balance changes). */
+  prestateDiff: boolean;
+};
+
+async function answers(rpc: Rpc, method: string, params: unknown[]): Promise<boolean> {
+  try {
+    await rpc.request(method, params);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Probes once at start-up which optional JSON-RPC methods the node offers. */
+export async function detectCapabilities(
+  rpc: Rpc,
+  opts: { traces: "auto" | "off" },
+): Promise<NodeCapabilities> {
+  const probe = "0x0";
+  const blockReceipts = await answers(rpc, "eth_getBlockReceipts", [probe]);
+  let traces: TraceMode = "none";
+  let prestateDiff = false;
+  if (opts.traces === "auto") {
+    if (await answers(rpc, "debug_traceBlockByNumber", [probe, { tracer: "callTracer" }])) traces = "debug";
+    else if (await answers(rpc, "trace_block", [probe])) traces = "parity";
+    prestateDiff = await answers(rpc, "debug_traceBlockByNumber", [
+      probe,
+      { tracer: "prestateTracer", tracerConfig: { diffMode: true } },
+    ]);
+  }
+  return { blockReceipts, traces, prestateDiff };
+}

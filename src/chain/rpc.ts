@@ -1,0 +1,80 @@
+import { createPublicClient, http, type PublicClient } from "viem";
+import { LookoutError } from "../errors/base.js";
+import { createLimiter, type Limiter } from "../util/limiter.js";
+
+export class RpcError extends LookoutError {
+  override name = "RpcError";
+}
+
+export type RpcOptions = {
+  url: string;
+  batchSize: number;
+  timeoutMs: number;
+  retries: number;
+  /** Requests in flight at once (each may be a JSON-RPC batch). */
+  concurrency?: number;
+};
+
+/**
+ * The chain access of one node: viem's HTTP transport (JSON-RPC batching, timeouts, retries with exponential
+ * backoff on transport errors and retryable RPC codes) behind a limiter that bounds concurrent calls.
+ */
+export type Rpc = {
+  readonly url: string;
+  readonly client: PublicClient;
+  /** A raw JSON-RPC call: result as the node sent it (hex quantities). */
+  request<T>(method: string, params: unknown[]): Promise<T>;
+  readonly limiter: Limiter;
+};
+
+export function createRpc(o: RpcOptions): Rpc {
+  const client = createPublicClient({
+    transport: http(o.url, {
+      batch: { batchSize: o.batchSize, wait: 0 },
+      timeout: o.timeoutMs,
+      retryCount: o.retries,
+      retryDelay: 150,
+    }),
+  });
+  // A generous bound: calls made in the same tick still coalesce into one HTTP batch.
+  const limiter = createLimiter((o.concurrency ?? 8) * o.batchSize);
+  return {
+    url: o.url,
+    client,
+    limiter,
+    request<T>(method: string, params: unknown[]) {
+      return limiter.run(
+        () => client.request({ method, params } as never, { retryCount: o.retries }) as Promise<T>,
+      );
+    },
+  };
+}
+
+/** Runs `fn` again after failures with exponential backoff (200 ms, 400 ms, ... capped at 10 s). */
+export async function withRetry<T>(
+  fn: () => Promise<T>,
+  opts: { attempts: number; signal?: AbortSignal; onRetry?: (e: unknown, attempt: number) => void },
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (attempt >= opts.attempts || opts.signal?.aborted) throw e;
+      opts.onRetry?.(e, attempt);
+      await sleep(Math.min(10_000, 200 * 2 ** (attempt - 1)), opts.signal);
+    }
+  }
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}

@@ -1,0 +1,176 @@
+#!/usr/bin/env node
+import { parseArgs } from "node:util";
+import { type Config, ConfigError, loadConfig } from "../config/config.js";
+import { OPTIONS } from "../config/options.js";
+import { migrate } from "../db/migrate.js";
+import { openDb } from "../db/open.js";
+import { LookoutError } from "../errors/base.js";
+import { startService } from "../service.js";
+import { createLogger } from "../util/logger.js";
+
+type Command = {
+  summary: string;
+  /** Which settings matter for this command (help text only; all are accepted). */
+  uses: (key: string) => boolean;
+  run(config: Config): Promise<number>;
+};
+
+const serviceKeys = (k: string) => !["chainsConfig"].includes(k) || true;
+
+const COMMANDS: Record<string, Command> = {
+  start: {
+    summary:
+      "Index the chain and serve the HTTP API in one process (launches a local anvil when RPC_URL is unset).",
+    uses: serviceKeys,
+    run: (c) => runService(c, { http: true, indexer: true }),
+  },
+  serve: {
+    summary: "Serve the HTTP API only (reads what another process indexed).",
+    uses: (k) =>
+      ![
+        "startBlock",
+        "reorgDepth",
+        "batchSize",
+        "fetchConcurrency",
+        "pollIntervalMs",
+        "anvilBlockTime",
+      ].includes(k),
+    run: (c) => runService(c, { http: true, indexer: false }),
+  },
+  index: {
+    summary: "Index the chain only (RPC_URL required).",
+    uses: (k) => !["port", "host", "bodyLimit"].includes(k),
+    run: (c) => {
+      if (!c.rpcUrl)
+        throw new ConfigError(
+          "RPC_URL: `lookout index` needs the URL of a chain (use `lookout start` for a local one).",
+        );
+      return runService(c, { http: false, indexer: true });
+    },
+  },
+  migrate: {
+    summary: "Apply the database migrations and exit.",
+    uses: (k) => ["databaseUrl", "dataDir", "logLevel"].includes(k),
+    async run(c) {
+      const db = await openDb(c);
+      try {
+        const r = await migrate(db);
+        process.stdout.write(
+          r.applied.length
+            ? `Applied ${r.applied.length} migration(s): ${r.applied.join(", ")}\n`
+            : "Database is up to date.\n",
+        );
+      } finally {
+        await db.close();
+      }
+      return 0;
+    },
+  },
+};
+
+function help(command?: string): string {
+  if (!command || !COMMANDS[command]) {
+    return [
+      "Usage: lookout <command> [options]",
+      "",
+      "Commands:",
+      ...Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(9)} ${c.summary}`),
+      "",
+      "Run `lookout <command> --help` for its options. Every option can also be set by its environment variable.",
+    ].join("\n");
+  }
+  const c = COMMANDS[command]!;
+  return [
+    `Usage: lookout ${command} [options]`,
+    "",
+    c.summary,
+    "",
+    "Options (environment variable in brackets):",
+    ...OPTIONS.filter((o) => c.uses(o.key)).map(
+      (o) =>
+        `  --${o.flag.padEnd(24)} [${o.env}] ${o.description}${"default" in o && o.default !== "" ? ` Default: ${o.default}.` : ""}`,
+    ),
+    "  --help                     Show this help.",
+  ].join("\n");
+}
+
+async function runService(config: Config, mode: { http: boolean; indexer: boolean }): Promise<number> {
+  const logger = createLogger(config.logLevel);
+  const service = await startService(config, mode, logger);
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const shutdown = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal }, "Shutting down");
+      service.stop().then(
+        () => resolve(0),
+        () => resolve(1),
+      );
+    };
+    process.once("SIGINT", () => shutdown("SIGINT"));
+    process.once("SIGTERM", () => shutdown("SIGTERM"));
+    service.done.catch(async () => {
+      await service.stop();
+      resolve(1);
+    });
+  });
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === "--help" || command === "-h" || command === "help") {
+    process.stdout.write(`${help(rest[0])}\n`);
+    return command ? 0 : 1;
+  }
+  const cmd = COMMANDS[command];
+  if (!cmd) {
+    process.stderr.write(`lookout: unknown command "${command}".\n\n${help()}\n`);
+    return 2;
+  }
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      options: {
+        help: { type: "boolean", short: "h" },
+        ...Object.fromEntries(OPTIONS.map((o) => [o.flag, { type: "string" as const }])),
+      },
+      allowPositionals: false,
+      strict: true,
+    });
+  } catch (e) {
+    process.stderr.write(`lookout ${command}: ${(e as Error).message}\n\n${help(command)}\n`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    process.stdout.write(`${help(command)}\n`);
+    return 0;
+  }
+  try {
+    const flags = Object.fromEntries(
+      Object.entries(parsed.values)
+        .filter(([k]) => k !== "help")
+        .map(([k, v]) => [k, String(v)]),
+    );
+    const config = loadConfig(process.env, flags);
+    return await cmd.run(config);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`lookout: invalid configuration: ${e.shortMessage}\n`);
+      return 2;
+    }
+    if (e instanceof LookoutError) {
+      process.stderr.write(`lookout: ${e.message}\n`);
+      return 1;
+    }
+    process.stderr.write(`lookout: ${(e as Error)?.stack ?? String(e)}\n`);
+    return 1;
+  }
+}
+
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+  // Open handles (timers, sockets) must not keep a finished command alive.
+  setTimeout(() => process.exit(code), 200).unref();
+});

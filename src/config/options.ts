@@ -1,0 +1,281 @@
+/**
+ * The table of every setting: its environment variable, its command-line flag, how it is parsed and its default.
+ * One table drives parsing, `--help` and the README's configuration table.
+ */
+export type OptionKind = "int" | "string" | "url" | "path" | "bool" | "list" | "enum";
+
+export type OptionSpec = {
+  key: string;
+  env: string;
+  flag: string;
+  kind: OptionKind;
+  description: string;
+  /** Shown in help; `undefined` means "unset". */
+  default?: string;
+  min?: number;
+  max?: number;
+  /** For urls: accepted protocols. */
+  protocols?: string[];
+  values?: string[];
+};
+
+export const OPTIONS = [
+  {
+    key: "port",
+    env: "PORT",
+    flag: "port",
+    kind: "int",
+    min: 0,
+    max: 65535,
+    default: "4000",
+    description: "HTTP port.",
+  },
+  {
+    key: "host",
+    env: "HOST",
+    flag: "host",
+    kind: "string",
+    default: "127.0.0.1",
+    description: "HTTP listen address (0.0.0.0 to serve other hosts).",
+  },
+  {
+    key: "databaseUrl",
+    env: "DATABASE_URL",
+    flag: "database-url",
+    kind: "url",
+    protocols: ["postgres:", "postgresql:"],
+    description: "PostgreSQL URL; when unset, embedded PGlite under DATA_DIR.",
+  },
+  {
+    key: "dataDir",
+    env: "DATA_DIR",
+    flag: "data-dir",
+    kind: "path",
+    default: "./data",
+    description: "Folder for the embedded database, compilers and caches.",
+  },
+  {
+    key: "rpcUrl",
+    env: "RPC_URL",
+    flag: "rpc-url",
+    kind: "url",
+    protocols: ["http:", "https:"],
+    description: "JSON-RPC URL of the chain to index; when unset, `start` launches a local anvil chain.",
+  },
+  {
+    key: "chainsConfig",
+    env: "CHAINS_CONFIG",
+    flag: "chains-config",
+    kind: "path",
+    description:
+      "JSON file of extra chains for the verifier ([{id, name, rpcUrl, isTestnet?, iconUrl?, explorerUrl?}]).",
+  },
+  {
+    key: "startBlock",
+    env: "START_BLOCK",
+    flag: "start-block",
+    kind: "int",
+    min: 0,
+    default: "0",
+    description: "First block to index.",
+  },
+  {
+    key: "reorgDepth",
+    env: "REORG_DEPTH",
+    flag: "reorg-depth",
+    kind: "int",
+    min: 1,
+    max: 100000,
+    default: "128",
+    description: "How far back a reorganisation may reach before the indexer stops with an error.",
+  },
+  {
+    key: "batchSize",
+    env: "INDEX_BATCH_SIZE",
+    flag: "batch-size",
+    kind: "int",
+    min: 1,
+    max: 10000,
+    default: "100",
+    description: "Blocks per indexed batch (one database transaction).",
+  },
+  {
+    key: "fetchConcurrency",
+    env: "INDEX_CONCURRENCY",
+    flag: "concurrency",
+    kind: "int",
+    min: 1,
+    max: 64,
+    default: "4",
+    description: "Batches fetched concurrently during catch-up.",
+  },
+  {
+    key: "rpcBatchSize",
+    env: "RPC_BATCH_SIZE",
+    flag: "rpc-batch-size",
+    kind: "int",
+    min: 1,
+    max: 10000,
+    default: "100",
+    description: "JSON-RPC calls per HTTP batch.",
+  },
+  {
+    key: "rpcTimeoutMs",
+    env: "RPC_TIMEOUT_MS",
+    flag: "rpc-timeout-ms",
+    kind: "int",
+    min: 100,
+    default: "30000",
+    description: "Timeout of one JSON-RPC HTTP request.",
+  },
+  {
+    key: "rpcRetries",
+    env: "RPC_RETRIES",
+    flag: "rpc-retries",
+    kind: "int",
+    min: 0,
+    max: 100,
+    default: "5",
+    description: "Retries of a failed JSON-RPC request (exponential backoff).",
+  },
+  {
+    key: "pollIntervalMs",
+    env: "POLL_INTERVAL_MS",
+    flag: "poll-interval-ms",
+    kind: "int",
+    min: 10,
+    default: "1000",
+    description: "How often the head follower asks for new blocks.",
+  },
+  {
+    key: "traces",
+    env: "TRACES",
+    flag: "traces",
+    kind: "enum",
+    values: ["auto", "off"],
+    default: "auto",
+    description: "Use debug/trace APIs when the node offers them (internal creations, balance changes).",
+  },
+  {
+    key: "logLevel",
+    env: "LOG_LEVEL",
+    flag: "log-level",
+    kind: "enum",
+    values: ["fatal", "error", "warn", "info", "debug", "trace", "silent"],
+    default: "info",
+    description: "Log level.",
+  },
+  {
+    key: "anvilBlockTime",
+    env: "ANVIL_BLOCK_TIME",
+    flag: "anvil-block-time",
+    kind: "int",
+    min: 0,
+    default: "0",
+    description: "Local chain only: seconds between blocks (0 = mine on each transaction).",
+  },
+  {
+    key: "compilersDir",
+    env: "COMPILERS_DIR",
+    flag: "compilers-dir",
+    kind: "path",
+    description: "Compiler download cache (default DATA_DIR/compilers).",
+  },
+  {
+    key: "solcListUrl",
+    env: "SOLC_LIST_URL",
+    flag: "solc-list-url",
+    kind: "url",
+    protocols: ["http:", "https:", "file:"],
+    default: "https://binaries.soliditylang.org/linux-amd64/list.json",
+    description: "List of native solc builds.",
+  },
+  {
+    key: "solcjsListUrl",
+    env: "SOLCJS_LIST_URL",
+    flag: "solcjs-list-url",
+    kind: "url",
+    protocols: ["http:", "https:", "file:"],
+    default: "https://binaries.soliditylang.org/bin/list.json",
+    description: "List of solc-js builds.",
+  },
+  {
+    key: "vyperListUrl",
+    env: "VYPER_LIST_URL",
+    flag: "vyper-list-url",
+    kind: "url",
+    protocols: ["http:", "https:", "file:"],
+    description:
+      "List of vyper builds ({builds:[{path,longVersion,sha256}]}); default: built from the vyper GitHub releases.",
+  },
+  {
+    key: "compilerConcurrency",
+    env: "COMPILER_CONCURRENCY",
+    flag: "compiler-concurrency",
+    kind: "int",
+    min: 1,
+    max: 256,
+    description: "Compilations at once (default: number of cores).",
+  },
+  {
+    key: "compilerTimeoutMs",
+    env: "COMPILER_TIMEOUT_MS",
+    flag: "compiler-timeout-ms",
+    kind: "int",
+    min: 1000,
+    default: "120000",
+    description: "Time limit of one compilation.",
+  },
+  {
+    key: "compilerMemoryMb",
+    env: "COMPILER_MEMORY_MB",
+    flag: "compiler-memory-mb",
+    kind: "int",
+    min: 64,
+    default: "4096",
+    description: "Memory limit of one native compilation.",
+  },
+  {
+    key: "bodyLimit",
+    env: "BODY_LIMIT",
+    flag: "body-limit",
+    kind: "int",
+    min: 1024,
+    default: String(16 * 1024 * 1024),
+    description: "Largest accepted request body, bytes.",
+  },
+  {
+    key: "ipfsGatewayUrl",
+    env: "IPFS_GATEWAY_URL",
+    flag: "ipfs-gateway-url",
+    kind: "url",
+    protocols: ["http:", "https:"],
+    default: "https://ipfs.io/ipfs/",
+    description: "Gateway for ipfs:// token metadata.",
+  },
+  {
+    key: "arweaveGatewayUrl",
+    env: "ARWEAVE_GATEWAY_URL",
+    flag: "arweave-gateway-url",
+    kind: "url",
+    protocols: ["http:", "https:"],
+    default: "https://arweave.net/",
+    description: "Gateway for ar:// token metadata.",
+  },
+  {
+    key: "metadataAllowedHosts",
+    env: "METADATA_ALLOWED_HOSTS",
+    flag: "metadata-allowed-hosts",
+    kind: "list",
+    default: "",
+    description:
+      "Hosts (host or host:port, comma-separated) exempt from the private-address guard of the metadata fetcher.",
+  },
+  {
+    key: "publicTagsFile",
+    env: "PUBLIC_TAGS_FILE",
+    flag: "public-tags-file",
+    kind: "path",
+    description: "JSON file of operator-defined public address tags.",
+  },
+] as const satisfies readonly OptionSpec[];

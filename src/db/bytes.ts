@@ -1,0 +1,19 @@
+import type { Hex } from "viem";
+
+/** A 0x-hex string as the Buffer both drivers accept for `bytea` parameters. */
+export function toBytea(hex: string): Buffer {
+  return Buffer.from(hex.startsWith("0x") ? hex.slice(2) : hex, "hex");
+}
+
+export function toByteaOrNull(hex: string | null | undefined): Buffer | null {
+  return hex == null ? null : toBytea(hex);
+}
+
+/** A `bytea` value from either driver as lower-case 0x-hex. */
+export function fromBytea(value: Uint8Array): Hex {
+  return `0x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("hex")}`;
+}
+
+export function fromByteaOrNull(value: Uint8Array | null | undefined): Hex | null {
+  return value == null ? null : fromBytea(value);
+}

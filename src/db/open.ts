@@ -1,0 +1,36 @@
+import { join } from "node:path";
+import { LookoutError } from "../errors/base.js";
+import type { Db } from "./db.js";
+import { createPostgresDb } from "./pg.js";
+import { createPgliteDb } from "./pglite.js";
+
+export class DatabaseError extends LookoutError {
+  override name = "DatabaseError";
+}
+
+/** PostgreSQL when a URL is given, embedded PGlite under `<dataDir>/pglite` otherwise. */
+export async function openDb(opts: { databaseUrl?: string | undefined; dataDir: string }): Promise<Db> {
+  try {
+    return opts.databaseUrl
+      ? await createPostgresDb(opts.databaseUrl)
+      : await createPgliteDb(join(opts.dataDir, "pglite"));
+  } catch (cause) {
+    throw new DatabaseError({
+      code: "database_unavailable",
+      shortMessage: opts.databaseUrl
+        ? `Cannot connect to the database at DATABASE_URL (${redact(opts.databaseUrl)}).`
+        : `Cannot open the embedded database under DATA_DIR (${opts.dataDir}).`,
+      cause,
+    });
+  }
+}
+
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "<malformed>";
+  }
+}

@@ -1,0 +1,59 @@
+import pg from "pg";
+import type { Db, Queryable } from "./db.js";
+
+// node-postgres parses int8 as string and numeric[] as floats (losing precision); fix both once for our pools.
+const INT8 = 20;
+const INT8_ARRAY = 1016;
+const NUMERIC_ARRAY = 1231;
+const typeParsers = {
+  getTypeParser(oid: number, format?: "text" | "binary") {
+    if (oid === INT8) return (v: string) => Number(v);
+    if (oid === INT8_ARRAY)
+      return (v: string) => (pg.types.getTypeParser(1007 as never) as (s: string) => number[])(v);
+    if (oid === NUMERIC_ARRAY)
+      return (v: string) => (pg.types.getTypeParser(1009 as never) as (s: string) => string[])(v);
+    return pg.types.getTypeParser(oid, format ?? "text");
+  },
+} as pg.CustomTypesConfig;
+
+function wrap(client: pg.Pool | pg.PoolClient): Queryable {
+  return {
+    async query<T>(sql: string, params?: readonly unknown[]) {
+      const r = await client.query(sql, params as unknown[] | undefined);
+      return r.rows as T[];
+    },
+    async exec(sql: string) {
+      await client.query(sql);
+    },
+  };
+}
+
+export async function createPostgresDb(url: string, options: { max?: number } = {}): Promise<Db> {
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types: typeParsers });
+  // Idle clients can lose their server; without a handler the pool's 'error' event would crash the process.
+  pool.on("error", () => {});
+  const base = wrap(pool);
+  // Fail fast on a bad URL or an unreachable server.
+  await base.query("select 1");
+  return {
+    kind: "postgres",
+    ...base,
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query("begin");
+        const result = await fn(wrap(client));
+        await client.query("commit");
+        return result;
+      } catch (e) {
+        await client.query("rollback").catch(() => {});
+        throw e;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import type { FastifyError, FastifyPluginAsync } from "fastify";
+import type { Db } from "../../db/db.js";
+import { LookoutError } from "../../errors/base.js";
+import { invalidValue, type V2ErrorBody } from "./errors.js";
+
+export type ApiV2Options = { db: Db };
+
+/**
+ * The explorer API (`/api/v2`), Blockscout-compatible. Its own error dialect: 422 with
+ * `{"errors":[{"title":"Invalid value","source":{"pointer":...},"detail":...}]}` for bad input.
+ * Route modules register themselves here.
+ */
+export const apiV2Plugin: FastifyPluginAsync<ApiV2Options> = async (app, _opts) => {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err.validation) {
+      const v = err.validation[0];
+      const ctx = err.validationContext;
+      const field =
+        (v?.params as { missingProperty?: string } | undefined)?.missingProperty ??
+        v?.instancePath.replace(/^\//, "") ??
+        "";
+      // Blockscout names path parameters `<name>_param` in its pointers.
+      const pointer =
+        ctx === "params" && field && !field.endsWith("_param") ? `/${field}_param` : `/${field}`;
+      const detail =
+        ctx === "params" && v?.keyword === "pattern"
+          ? `Invalid format. Expected ~r/${(v.params as { pattern: string }).pattern}/`
+          : (v?.message ?? "Invalid value");
+      return reply.code(422).send(invalidValue(pointer, detail));
+    }
+    if (err instanceof LookoutError && err.code === "invalid_input") {
+      const field = (err as LookoutError & { field?: string }).field ?? "";
+      return reply.code(422).send(invalidValue(`/${field}`, err.shortMessage));
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      return reply.code(err.statusCode).send({ message: err.message });
+    }
+    req.log.error({ err }, "api/v2 request failed");
+    return reply.code(500).send({ message: "Internal server error" } as V2ErrorBody | { message: string });
+  });
+};

@@ -1,0 +1,58 @@
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import type { Config } from "../config/config.js";
+import type { Db } from "../db/db.js";
+import type { Logger } from "../util/logger.js";
+import { apiV2Plugin } from "./api-v2/plugin.js";
+import { type HealthSources, healthRoutes } from "./health.js";
+
+export type AppDeps = {
+  db: Db;
+  config: Pick<Config, "bodyLimit">;
+  logger?: Logger | false;
+  health?: HealthSources;
+};
+
+// The app as route modules see it: any logger, TypeBox schemas inferring handler types.
+export type App = FastifyInstance;
+
+/** Builds the HTTP application; never listens (main.ts does), so tests use `inject`. */
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const app = Fastify({
+    loggerInstance: (deps.logger || undefined) as FastifyBaseLogger | undefined,
+    bodyLimit: deps.config.bodyLimit,
+    // Blockscout clients send `?type=ERC-721,ERC-1155` etc.; keep query parsing standard and predictable.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    ajv: { customOptions: { coerceTypes: true, removeAdditional: false, allErrors: false } },
+    disableRequestLogging: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "Lookout",
+        description:
+          "Blockscout-compatible explorer API (/api/v2), proxy-verifier API (/api/v1), Etherscan-compatible /api and Sourcify-compatible /sourcify.",
+        version: "0.1.0",
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: "/api/docs" });
+  app.get("/api/docs/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(healthRoutes, { db: deps.db, sources: deps.health ?? {} });
+  await app.register(apiV2Plugin, { prefix: "/api/v2", db: deps.db });
+
+  app.setNotFoundHandler((_req, reply) => {
+    void reply.code(404).send({ message: "Not found" });
+  });
+  app.setErrorHandler((err: { statusCode?: number; message: string }, req, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status === 500) req.log.error({ err }, "Request failed");
+    void reply.code(status).send({ message: status === 500 ? "Internal server error" : err.message });
+  });
+  return app as unknown as App;
+}

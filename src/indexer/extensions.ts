@@ -1,0 +1,9 @@
+import type { Config } from "../config/config.js";
+import type { Db } from "../db/db.js";
+import type { Logger } from "../util/logger.js";
+import type { IndexerExtension } from "./extension.js";
+
+/** The indexer parts beyond the core tables, in the order they write. */
+export function defaultExtensions(_deps: { config: Config; db: Db; logger: Logger }): IndexerExtension[] {
+  return [];
+}

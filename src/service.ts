@@ -1,0 +1,160 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { type Anvil, startAnvil } from "./chain/anvil.js";
+import { detectCapabilities } from "./chain/capabilities.js";
+import { createRpc, type Rpc } from "./chain/rpc.js";
+import type { Config } from "./config/config.js";
+import type { Db } from "./db/db.js";
+import { migrate } from "./db/migrate.js";
+import { openDb } from "./db/open.js";
+import { LookoutError } from "./errors/base.js";
+import { type App, buildApp } from "./http/app.js";
+import { defaultExtensions } from "./indexer/extensions.js";
+import { reportProgress } from "./indexer/progress.js";
+import { FatalIndexerError, Indexer } from "./indexer/runtime.js";
+import type { Logger } from "./util/logger.js";
+
+export type Mode = { http: boolean; indexer: boolean };
+
+export type Service = {
+  app: App | null;
+  indexer: Indexer | null;
+  anvil: Anvil | null;
+  db: Db;
+  rpc: Rpc | null;
+  /** Resolves when the indexer stops by itself (a fatal error) — never for a healthy service. */
+  done: Promise<void>;
+  stop(): Promise<void>;
+};
+
+function printLocalChain(anvil: Anvil, out: NodeJS.WriteStream = process.stdout) {
+  const lines = [
+    "",
+    `Local chain (anvil) at ${anvil.url}, chain id ${anvil.chainId}. Funded test accounts (10000 ETH each):`,
+    ...anvil.accounts.map((a, i) => `  (${i}) ${a.address}  private key ${a.privateKey}`),
+    "Deploy to it, e.g.: forge create --rpc-url " +
+      anvil.url +
+      " --private-key " +
+      anvil.accounts[0]!.privateKey +
+      " ...",
+    "",
+  ];
+  out.write(lines.join("\n") + "\n");
+}
+
+/**
+ * Wires config → database → chain → indexer → HTTP, in that order, and returns an ordered shutdown:
+ * stop accepting requests, let the batch in flight commit (or roll back), close the database, stop anvil.
+ */
+export async function startService(config: Config, mode: Mode, logger: Logger): Promise<Service> {
+  const cleanups: Array<() => Promise<void>> = [];
+  const stopAll = async () => {
+    for (const c of cleanups.reverse())
+      await c().catch((e) => logger.warn({ err: e }, "Shutdown step failed"));
+    cleanups.length = 0;
+  };
+  try {
+    if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
+    const db = await openDb(config);
+    cleanups.push(() => db.close());
+    const m = await migrate(db);
+    if (m.applied.length) logger.info({ applied: m.applied }, "Applied database migrations");
+
+    let anvil: Anvil | null = null;
+    let rpcUrl = config.rpcUrl;
+    if (!rpcUrl && mode.indexer) {
+      anvil = await startAnvil({ blockTime: config.anvilBlockTime || undefined, port: undefined });
+      cleanups.push(() => anvil!.stop());
+      rpcUrl = anvil.url;
+      printLocalChain(anvil);
+    }
+    const rpc = rpcUrl
+      ? createRpc({
+          url: rpcUrl,
+          batchSize: config.rpcBatchSize,
+          timeoutMs: config.rpcTimeoutMs,
+          retries: config.rpcRetries,
+          concurrency: config.fetchConcurrency,
+        })
+      : null;
+
+    let indexer: Indexer | null = null;
+    const controller = new AbortController();
+    let done: Promise<void> = new Promise(() => {});
+    if (mode.indexer && rpc) {
+      const caps = await detectCapabilities(rpc, { traces: config.traces }).catch((cause) => {
+        throw new LookoutError({
+          code: "rpc_unreachable",
+          shortMessage: `Cannot reach the chain at RPC_URL (${rpc.url}).`,
+          cause,
+        });
+      });
+      indexer = new Indexer({
+        db,
+        rpc,
+        caps,
+        logger: logger.child({ part: "indexer" }),
+        extensions: defaultExtensions({ config, db, logger }),
+        options: {
+          startBlock: config.startBlock,
+          reorgDepth: config.reorgDepth,
+          batchSize: config.batchSize,
+          fetchConcurrency: config.fetchConcurrency,
+          pollIntervalMs: config.pollIntervalMs,
+          // A local anvil is a new chain on every start; its old index is not worth keeping.
+          resetOnNewChain: anvil !== null,
+        },
+      });
+      await indexer.init(controller.signal).catch((cause) => {
+        if (cause instanceof LookoutError) throw cause;
+        throw new LookoutError({
+          code: "rpc_unreachable",
+          shortMessage: `Cannot reach the chain at RPC_URL (${rpc.url}).`,
+          cause,
+        });
+      });
+      const stopProgress = reportProgress(indexer.progress, logger);
+      const idx = indexer;
+      const running = idx.run(controller.signal);
+      done = running.then(
+        () => {},
+        (e) => {
+          logger.fatal({ err: e }, e instanceof FatalIndexerError ? e.shortMessage : "Indexer stopped");
+          throw e;
+        },
+      );
+      cleanups.push(async () => {
+        controller.abort();
+        stopProgress();
+        // Wait for the batch in flight: its transaction commits or rolls back before the database closes.
+        await running.catch(() => {});
+      });
+    }
+
+    let app: App | null = null;
+    if (mode.http) {
+      app = await buildApp({
+        db,
+        config,
+        logger: logger.child({ part: "http" }),
+        health: {
+          ...(rpc ? { rpcHead: async () => Number(await rpc.request<string>("eth_blockNumber", [])) } : {}),
+          ...(indexer ? { progress: indexer.progress, chainId: () => indexer!.chainId } : {}),
+        },
+      });
+      await app.listen({ port: config.port, host: config.host });
+      const a = app;
+      cleanups.push(() => a.close());
+      logger.info(
+        { url: `http://${config.host}:${(a.server.address() as { port: number }).port}` },
+        "HTTP server listening; API docs at /api/docs",
+      );
+    }
+    return { app, indexer, anvil, db, rpc, done, stop: stopAll };
+  } catch (e) {
+    await stopAll();
+    throw e;
+  }
+}
+
+export const dataPath = (config: Config, ...parts: string[]) => join(config.dataDir, ...parts);

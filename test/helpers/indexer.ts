@@ -1,0 +1,62 @@
+import { detectCapabilities } from "../../src/chain/capabilities.js";
+import { createRpc } from "../../src/chain/rpc.js";
+import { fromBytea } from "../../src/db/bytes.js";
+import type { Db } from "../../src/db/db.js";
+import type { IndexerExtension } from "../../src/indexer/extension.js";
+import { Indexer, type IndexerOptions } from "../../src/indexer/runtime.js";
+import { createLogger } from "../../src/util/logger.js";
+import { rpc } from "./activity.js";
+
+export async function createTestIndexer(
+  db: Db,
+  url: string,
+  o: Partial<IndexerOptions> & { extensions?: IndexerExtension[] } = {},
+): Promise<Indexer> {
+  const r = createRpc({ url, batchSize: 100, timeoutMs: 10_000, retries: 3, concurrency: 4 });
+  const caps = await detectCapabilities(r, { traces: "auto" });
+  const indexer = new Indexer({
+    db,
+    rpc: r,
+    caps,
+    logger: createLogger(process.env.TEST_LOG_LEVEL ?? "silent"),
+    extensions: o.extensions ?? [],
+    options: { startBlock: 0, reorgDepth: 128, batchSize: 20, fetchConcurrency: 3, pollIntervalMs: 50, ...o },
+  });
+  await indexer.init();
+  return indexer;
+}
+
+/** Steps the indexer until its stored tip is the node's head block (same number and hash). */
+export async function indexToHead(indexer: Indexer, db: Db, url: string): Promise<void> {
+  for (let i = 0; i < 10_000; i++) {
+    await indexer.step();
+    const head = await rpc<{ number: string; hash: string }>(url, "eth_getBlockByNumber", ["latest", false]);
+    const [tip] = await db.query<{ last_block: number; last_hash: Uint8Array }>(
+      "select last_block, last_hash from indexer_state",
+    );
+    if (tip && tip.last_block === Number(head.number) && fromBytea(tip.last_hash) === head.hash) return;
+  }
+  throw new Error("indexer did not reach the head");
+}
+
+/** Every row of the given tables, in key order, as comparable JSON strings. */
+export async function dumpTables(db: Db, tables: string[]): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const t of tables) {
+    const rows = await db.query(`select * from ${t}`);
+    out[t] = rows
+      .map((r) =>
+        JSON.stringify(r, (_k, v) =>
+          v instanceof Uint8Array || (v && v.type === "Buffer")
+            ? fromBytea(v instanceof Uint8Array ? v : Buffer.from(v.data))
+            : v instanceof Date
+              ? v.toISOString()
+              : v,
+        ),
+      )
+      .sort();
+  }
+  return out;
+}
+
+export const CORE_TABLES = ["blocks", "transactions", "logs", "contract_creations"];
