@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Anvil, startAnvil } from "./chain/anvil.js";
 import { detectCapabilities } from "./chain/capabilities.js";
-import { createRpc, type Rpc } from "./chain/rpc.js";
+import { createRpc, type Rpc, withRetry } from "./chain/rpc.js";
 import type { Config } from "./config/config.js";
 import type { Db } from "./db/db.js";
 import { migrate } from "./db/migrate.js";
@@ -82,6 +82,13 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
     const controller = new AbortController();
     let done: Promise<void> = new Promise(() => {});
     if (mode.indexer && rpc) {
+      await withRetry(() => rpc.request("eth_chainId", []), { attempts: 3 }).catch((cause) => {
+        throw new LookoutError({
+          code: "rpc_unreachable",
+          shortMessage: `Cannot reach the chain at RPC_URL (${rpc.url}).`,
+          cause,
+        });
+      });
       const caps = await detectCapabilities(rpc, { traces: config.traces }).catch((cause) => {
         throw new LookoutError({
           code: "rpc_unreachable",

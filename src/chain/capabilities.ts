@@ -1,4 +1,5 @@
-import type { Rpc } from "./rpc.js";
+import { HttpRequestError, TimeoutError } from "viem";
+import { type Rpc, withRetry } from "./rpc.js";
 
 export type TraceMode = "debug" | "parity" | "none";
 
@@ -11,13 +12,20 @@ export type NodeCapabilities = {
   prestateDiff: boolean;
 };
 
+/** Whether the node offers a method. Transport failures are retried, not taken for "not offered". */
 async function answers(rpc: Rpc, method: string, params: unknown[]): Promise<boolean> {
-  try {
-    await rpc.request(method, params);
-    return true;
-  } catch {
-    return false;
-  }
+  return withRetry(
+    async () => {
+      try {
+        await rpc.request(method, params);
+        return true;
+      } catch (e) {
+        if (e instanceof HttpRequestError || e instanceof TimeoutError) throw e;
+        return false;
+      }
+    },
+    { attempts: 5 },
+  );
 }
 
 /** Probes once at start-up which optional JSON-RPC methods the node offers. */

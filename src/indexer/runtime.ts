@@ -152,6 +152,11 @@ export class Indexer {
     }
     const from = this.tip ? this.tip.number + 1 : options.startBlock;
     if (head < from) {
+      if (!this.progress.caughtUp)
+        this.log.info(
+          { chain_id: this.chainId, height: this.tip?.number ?? null },
+          "Caught up with the chain head",
+        );
       this.progress.caughtUp = true;
       return false;
     }
