@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPgliteDb } from "../src/db/pglite.js";
+import { createPostgresDb } from "../src/db/pg.js";
+import { type ActivityContracts, deployActivityContracts, mineActivity } from "./helpers/activity.js";
+import { startTestChain, type TestChain } from "./helpers/anvil.js";
+import { runCli } from "./helpers/cli.js";
+import { createTestDatabaseUrl, createTestDb } from "./helpers/db.js";
+import { CORE_TABLES, createTestIndexer, dumpTables, indexToHead } from "./helpers/indexer.js";
+
+describe("crash safety", () => {
+  let chain: TestChain;
+  let k: ActivityContracts;
+  beforeAll(async () => {
+    chain = await startTestChain();
+    k = await deployActivityContracts(chain.anvil.url);
+    await mineActivity(chain.anvil.url, k, { blocks: 300, txPerBlock: 3, seed: 11 });
+  });
+  afterAll(async () => {
+    await chain?.stop();
+  });
+
+  it("SIGKILLed several times during catch-up, the restarted indexer ends with exactly the rows of a clean run", async () => {
+    const url = chain.anvil.url;
+    const reference = await createTestDb();
+    const dir = mkdtempSync(join(tmpdir(), "lookout-crash-"));
+    const pg = await createTestDatabaseUrl();
+    const env = {
+      RPC_URL: url,
+      INDEX_BATCH_SIZE: "5",
+      INDEX_CONCURRENCY: "2",
+      ...(pg ? { DATABASE_URL: pg.url } : { DATA_DIR: dir }),
+    };
+    try {
+      await indexToHead(await createTestIndexer(reference.db, url), reference.db, url);
+      const expected = await dumpTables(reference.db, CORE_TABLES);
+
+      const kills = [700, 400, 900, 300, 1200];
+      for (const ms of kills) {
+        const p = runCli(["index"], env);
+        await p.waitFor(/Indexer ready/);
+        await new Promise((r) => setTimeout(r, ms));
+        p.child.kill("SIGKILL");
+        const { signal } = await p.exited;
+        // It must have been killed mid-way, not have finished on its own.
+        expect(signal).toBe("SIGKILL");
+        expect(p.output()).not.toMatch(/Caught up with the chain head/);
+      }
+      const last = runCli(["index"], env);
+      await last.waitFor(/Caught up with the chain head/, 120_000);
+      last.child.kill("SIGTERM");
+      expect((await last.exited).code).toBe(0);
+
+      const db = pg ? await createPostgresDb(pg.url) : await createPgliteDb(join(dir, "pglite"));
+      try {
+        expect(await dumpTables(db, CORE_TABLES)).toEqual(expected);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      await reference.drop();
+      await pg?.drop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
