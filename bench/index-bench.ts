@@ -1,0 +1,152 @@
+/**
+ * Indexer benchmark: builds a chain of mixed activity on anvil, then measures in the same run
+ *   (a) the raw rate of fetching the same data over the same RPC with the same batching, no writes, and
+ *   (b) the indexer's rate into PostgreSQL (every extension enabled, as `lookout start` runs it).
+ * Usage: npm run bench:index [-- --blocks 5000 --tx-per-block 3]
+ * Needs the PostgreSQL of BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
+ */
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { startAnvil } from "../src/chain/anvil.js";
+import { detectCapabilities } from "../src/chain/capabilities.js";
+import { fetchBlock } from "../src/chain/fetch-block.js";
+import { createRpc } from "../src/chain/rpc.js";
+import { loadConfig } from "../src/config/config.js";
+import { migrate } from "../src/db/migrate.js";
+import { createPostgresDb } from "../src/db/pg.js";
+import { defaultExtensions } from "../src/indexer/extensions.js";
+import { Indexer } from "../src/indexer/runtime.js";
+import { createLogger } from "../src/util/logger.js";
+import { deployActivityContracts, mineActivity, rpc } from "../test/helpers/activity.js";
+
+const { values } = parseArgs({
+  options: {
+    blocks: { type: "string", default: "5000" },
+    "tx-per-block": { type: "string", default: "3" },
+    "batch-size": { type: "string", default: "100" },
+    concurrency: { type: "string", default: "4" },
+  },
+});
+const blocks = Number(values.blocks);
+const batchSize = Number(values["batch-size"]);
+const concurrency = Number(values.concurrency);
+const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+const log = (s: string) => process.stderr.write(`${s}\n`);
+
+async function main() {
+  const anvil = await startAnvil();
+  try {
+    log(`building a chain of ${blocks} blocks of mixed activity on ${anvil.url} ...`);
+    const t0 = performance.now();
+    const k = await deployActivityContracts(anvil.url);
+    await mineActivity(anvil.url, k, { blocks, txPerBlock: Number(values["tx-per-block"]), seed: 42 });
+    const head = Number(await rpc<string>(anvil.url, "eth_blockNumber"));
+    const txCount = (
+      await Promise.all(
+        Array.from({ length: head + 1 }, (_, n) =>
+          rpc<string>(anvil.url, "eth_getBlockTransactionCountByNumber", [`0x${n.toString(16)}`]),
+        ),
+      )
+    ).reduce((s, x) => s + Number(x), 0);
+    log(`chain built: ${head + 1} blocks, ${txCount} transactions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+    const config = loadConfig({ RPC_URL: anvil.url, DATABASE_URL: adminUrl });
+    const logger = createLogger("warn");
+    const makeRpc = () => createRpc({ url: anvil.url, batchSize: 100, timeoutMs: 30_000, retries: 5, concurrency });
+    const caps = await detectCapabilities(makeRpc(), { traces: "auto" });
+
+    // (a) raw fetch: the same ranges, calls and concurrency window as the indexer's catch-up, no writes.
+    const rawRun = async () => {
+      const r = makeRpc();
+      const db = null;
+      const extensions = defaultExtensions({ config, db: db as never, logger });
+      const start = performance.now();
+      let next = 0;
+      const fetchRange = (a: number, b: number) =>
+        Promise.all(
+          Array.from({ length: b - a + 1 }, (_, i) =>
+            Promise.all([fetchBlock(r, a + i, caps), ...extensions.map((x) => x.fetchBlock?.(r, a + i, caps))]),
+          ),
+        );
+      const inflight: Array<Promise<unknown>> = [];
+      const launch = () => {
+        while (inflight.length < concurrency && next <= head) {
+          const a = next;
+          const b = Math.min(head, a + batchSize - 1);
+          inflight.push(fetchRange(a, b));
+          next = b + 1;
+        }
+      };
+      launch();
+      while (inflight.length) {
+        await inflight.shift();
+        launch();
+      }
+      return (head + 1) / ((performance.now() - start) / 1000);
+    };
+
+    // (b) the indexer into a fresh PostgreSQL database.
+    const indexRun = async () => {
+      const name = `lookout_bench_index_${Date.now()}`;
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      const u = new URL(adminUrl);
+      u.pathname = `/${name}`;
+      const db = await createPostgresDb(u.toString());
+      try {
+        await migrate(db);
+        const indexer = new Indexer({
+          db,
+          rpc: makeRpc(),
+          caps,
+          logger,
+          extensions: defaultExtensions({ config, db, logger }),
+          options: { startBlock: 0, reorgDepth: 128, batchSize, fetchConcurrency: concurrency, pollIntervalMs: 100 },
+        });
+        await indexer.init();
+        const start = performance.now();
+        while (!indexer.progress.caughtUp || (indexer.progress.height ?? -1) < head) await indexer.step();
+        return (head + 1) / ((performance.now() - start) / 1000);
+      } finally {
+        await db.close();
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      }
+    };
+
+    const rawA = await rawRun();
+    log(`(a) raw fetch: ${rawA.toFixed(0)} blocks/s`);
+    const indexed = await indexRun();
+    log(`(b) indexer into PostgreSQL: ${indexed.toFixed(0)} blocks/s`);
+    const rawB = await rawRun();
+    log(`(a) raw fetch, again: ${rawB.toFixed(0)} blocks/s`);
+    const raw = (rawA + rawB) / 2;
+    const result = {
+      blocks: head + 1,
+      transactions: txCount,
+      batch_size: batchSize,
+      concurrency,
+      traces: caps.traces,
+      prestate_diff: caps.prestateDiff,
+      extensions: defaultExtensions({ config, db: null as never, logger }).map((x) => x.name),
+      raw_fetch_blocks_per_s: Math.round(raw),
+      indexer_blocks_per_s: Math.round(indexed),
+      ratio: Number((indexed / raw).toFixed(3)),
+      goal: "indexer >= 50% of raw fetch",
+      met: indexed / raw >= 0.5,
+    };
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } finally {
+    await anvil.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
