@@ -73,6 +73,7 @@ export function matchBlueprintCode(prepared: PreparedContract, blueprintCode: Ui
     );
   }
   const full =
-    outcome.kind === "identical" && hasMetadataHash(contract.language, contract.compilerVersion, positions);
+    outcome.kind === "identical" &&
+    hasMetadataHash(contract.language, contract.compilerVersion, parsed.initcode, positions);
   return succeeded(log, full);
 }

@@ -38,14 +38,27 @@ export function compareWithAuxdata(
   return { kind: "different", code };
 }
 
-/** Full needs identical code with at least one auxdata, every one carrying a metadata hash (spec "Decisions"). */
+/**
+ * Full needs identical code with at least one auxdata, every one carrying a metadata hash (spec "Decisions").
+ * Reads the auxdata from the code itself, so an artifact cannot claim a hash the code does not hold.
+ */
 export function hasMetadataHash(
   language: Language,
   compilerVersion: string,
+  code: Uint8Array,
   positions: CborAuxdataPositions,
 ): boolean {
   const values = Object.values(positions);
-  return values.length > 0 && values.every((p) => auxdataHasMetadataHash(language, compilerVersion, p.value));
+  return (
+    values.length > 0 &&
+    values.every(({ offset, value }) => {
+      const end = offset + (value.length - 2) / 2;
+      return (
+        end <= code.length &&
+        auxdataHasMetadataHash(language, compilerVersion, bytesToHex(code.subarray(offset, end)))
+      );
+    })
+  );
 }
 
 export function failed(diagnosis: MismatchDiagnosis): BytecodeMatch {

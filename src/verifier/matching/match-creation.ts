@@ -88,6 +88,6 @@ export function matchCreationCode(
     record(log, "insert", "constructorArguments", compiled.length);
     log.values.constructorArguments = args.args.encoded;
   }
-  const full = outcome.kind === "identical" && hasMetadataHash(language, compilerVersion, positions);
+  const full = outcome.kind === "identical" && hasMetadataHash(language, compilerVersion, head, positions);
   return { ...succeeded(log, full), constructorArguments: args.args };
 }

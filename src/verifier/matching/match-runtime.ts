@@ -85,6 +85,6 @@ export function matchRuntimeCode(
   if (outcome.kind === "different") {
     return failed(diagnoseMismatch(language, compilerVersion, outcome.code, onchain, positions));
   }
-  const full = outcome.kind === "identical" && hasMetadataHash(language, compilerVersion, positions);
+  const full = outcome.kind === "identical" && hasMetadataHash(language, compilerVersion, onchain, positions);
   return succeeded(log, full);
 }
