@@ -1,0 +1,81 @@
+import type { Address, Hash, Hex } from "viem";
+
+/** One row of coin_balance_changes. Amounts are decimal strings (wei); `delta` is never "0". */
+export type BalanceChangeRow = {
+  address: Address;
+  blockNumber: number;
+  value: string;
+  delta: string;
+  transactionHash: Hash | null;
+  /** Unix seconds. */
+  timestamp: number;
+};
+
+type AccountState = { balance?: Hex };
+/** One entry of `debug_traceBlockByNumber` with `prestateTracer` in diff mode. */
+export type PrestateDiffTrace = {
+  txHash?: Hash;
+  result: { pre?: Record<string, AccountState>; post?: Record<string, AccountState> };
+};
+
+/** Balances read with eth_getBalance: at the end of the block and at the end of the one before. */
+export type ReadBalance = { address: Address; value: bigint; previous: bigint };
+
+type Change = { start: bigint; end: bigint; tx: Hash | null };
+
+/**
+ * Balance movements of one block's transactions from prestate diffs. An account's balance changed in a
+ * transaction when its post balance differs from its pre balance; in diff mode a field missing from `post` is
+ * unchanged, and an account present in `pre` but missing from `post` was deleted (self-destruct), so it holds 0.
+ * `start` is the pre balance of the first changing transaction (earlier ones left it as at the end of the last
+ * block), `end` the post balance of the last one, `tx` that last transaction.
+ */
+export function changesFromPrestate(traces: readonly PrestateDiffTrace[]): Map<Address, Change> {
+  const out = new Map<Address, Change>();
+  for (const t of traces) {
+    const pre = t.result.pre ?? {};
+    const post = t.result.post ?? {};
+    for (const key of new Set([...Object.keys(pre), ...Object.keys(post)])) {
+      const before = BigInt(pre[key]?.balance ?? "0x0");
+      const after = key in post ? BigInt(post[key]?.balance ?? before) : key in pre ? 0n : before;
+      if (after === before) continue;
+      const address = key.toLowerCase() as Address;
+      const seen = out.get(address);
+      out.set(address, { start: seen ? seen.start : before, end: after, tx: t.txHash ?? null });
+    }
+  }
+  return out;
+}
+
+/**
+ * The rows of one block. Balances read with eth_getBalance (fee recipient, withdrawal recipients, genesis
+ * accounts) are authoritative for their end and start values: rewards and withdrawals are credited after the
+ * transactions, outside every trace. The attribution stays the last transaction that moved the balance, if any.
+ */
+export function balanceRows(
+  block: { number: number; timestamp: number },
+  fromTxs: ReadonlyMap<Address, Change>,
+  read: readonly ReadBalance[],
+  /** Attribution inferred without traces (fallback mode): address → last transaction that touched it. */
+  inferred: ReadonlyMap<Address, Hash> = new Map(),
+): BalanceChangeRow[] {
+  const merged = new Map(fromTxs);
+  for (const r of read) {
+    const address = r.address.toLowerCase() as Address;
+    const tx = fromTxs.get(address)?.tx ?? inferred.get(address) ?? null;
+    merged.set(address, { start: r.previous, end: r.value, tx });
+  }
+  const rows: BalanceChangeRow[] = [];
+  for (const [address, c] of merged) {
+    if (c.end === c.start) continue;
+    rows.push({
+      address,
+      blockNumber: block.number,
+      value: c.end.toString(),
+      delta: (c.end - c.start).toString(),
+      transactionHash: c.tx,
+      timestamp: block.timestamp,
+    });
+  }
+  return rows.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+}
