@@ -248,6 +248,8 @@ describe("one byte changed", () => {
     expect(changed.runtimeMatch.match).toBe(true);
     const shorter = matchContract(compiled, { runtimeCode: onchain.runtimeCode.slice(0, -2) });
     expect(shorter.runtimeMatch.diagnosis?.reason).toBe("vyper_immutables_size_mismatch");
+    const none = matchContract(compiled, { runtimeCode: compiled.runtimeCode });
+    expect(none.runtimeMatch.diagnosis?.reason).toBe("vyper_immutables_size_mismatch");
     const longer = matchContract(compiled, { runtimeCode: `${onchain.runtimeCode}00` });
     expect(longer.runtimeMatch.diagnosis?.reason).toBe("vyper_immutables_size_mismatch");
   });

@@ -51,7 +51,7 @@ export function applyVyperImmutables(
   log: TransformationLog,
 ): { code: Uint8Array } | { diagnosis: MismatchDiagnosis } {
   const tail = onchain.length - compiled.length;
-  if (tail <= 0) return { code: compiled };
+  if (tail === 0 && !immutableSize) return { code: compiled };
   if (immutableSize === undefined) {
     return {
       diagnosis: {

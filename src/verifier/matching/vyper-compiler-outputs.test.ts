@@ -4,6 +4,7 @@ import { deriveCborAuxdataPositions } from "./auxdata-positions.js";
 import { hexToBytes } from "./hex.js";
 import { matchContract } from "./match-contract.js";
 import type { AbiItemLike, CborAuxdataPositions } from "./types.js";
+import { findTrailingVyperAuxdata, vyperAuxdataStyle } from "./vyper-auxdata.js";
 
 // Real Vyper outputs recorded by Blockscout (see /work/shared/fixtures/README.md); loaded by the bundler.
 const outputs = import.meta.glob("../../../../shared/fixtures/vyper-compiler-outputs/*.json", {
@@ -78,6 +79,13 @@ describe("matchContract() on recorded Vyper compiler outputs", () => {
   for (const [name, o] of cases) {
     it(`${name}: creation and runtime code match themselves`, () => {
       const { creation, runtime } = compiledCodes(o);
+      // The recorded deployed code is compiler output; on chain, Vyper ≥ 0.3.10 appends the immutables it declares.
+      const style = vyperAuxdataStyle(o.compiler_version);
+      const declared =
+        style === "array" || style === "array-integrity"
+          ? findTrailingVyperAuxdata(hexToBytes(creation) as Uint8Array, style)?.metadata.immutableSize
+          : undefined;
+      const tail = "2a".repeat(declared ?? 0);
       const result = matchContract(
         {
           language: "Vyper",
@@ -86,7 +94,7 @@ describe("matchContract() on recorded Vyper compiler outputs", () => {
           runtimeCode: runtime,
           abi: abiOf(name, o),
         },
-        { runtimeCode: o.deployed_bytecode, creationInput: o.creation_bytecode },
+        { runtimeCode: `${o.deployed_bytecode}${tail}`, creationInput: o.creation_bytecode },
       );
       expect(result.creationMatch.diagnosis).toBeUndefined();
       expect(result.runtimeMatch.diagnosis).toBeUndefined();
@@ -97,6 +105,12 @@ describe("matchContract() on recorded Vyper compiler outputs", () => {
       const integrity = o.compiler_version.startsWith("v0.4.1");
       expect(result.creationMatch.type).toBe(integrity ? "full" : "partial");
       expect(result.runtimeMatch.type).toBe("partial");
+      if (declared) {
+        expect(result.runtimeMatch.transformations).toEqual([
+          { type: "insert", reason: "immutable", offset: (runtime.length - 2) / 2, id: "0" },
+        ]);
+        expect(result.runtimeMatch.values.immutables?.["0"]).toBe(`0x${tail}`);
+      }
       const args = o.expected_constructor_argument;
       expect(result.constructorArguments?.encoded ?? null).toBe(args ? `0x${args.toLowerCase()}` : null);
     });
