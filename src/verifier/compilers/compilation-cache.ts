@@ -1,0 +1,91 @@
+import { createHash, randomBytes } from "node:crypto";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { CompilerLanguage, CompilerOutput, StandardJsonInput } from "./types.js";
+
+export interface CompilationCache {
+  get(key: string): Promise<CompilerOutput | undefined>;
+  set(key: string, output: CompilerOutput): Promise<void>;
+}
+
+/** JSON with object keys sorted, so inputs that differ only in key order share an entry. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/** sha256 of language, exact compiler build and the normalised (sanitised, key-sorted) input. */
+export function compilationKey(
+  language: CompilerLanguage,
+  versionKey: string,
+  input: StandardJsonInput,
+): string {
+  return createHash("sha256")
+    .update(`${language}\n${versionKey}\n`)
+    .update(canonicalJson(input))
+    .digest("hex");
+}
+
+export class MemoryLruCache implements CompilationCache {
+  private readonly map = new Map<string, CompilerOutput>();
+  constructor(private readonly maxEntries: number) {}
+  async get(key: string) {
+    const v = this.map.get(key);
+    if (v !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, v);
+    }
+    return v;
+  }
+  async set(key: string, output: CompilerOutput) {
+    this.map.delete(key);
+    this.map.set(key, output);
+    while (this.map.size > this.maxEntries) this.map.delete(this.map.keys().next().value as string);
+  }
+}
+
+/** Content-addressed files `<dir>/<2 hex>/<key>.json`, written to a temporary name and renamed. */
+export class DiskCache implements CompilationCache {
+  constructor(private readonly dir: string) {}
+  private path(key: string) {
+    return join(this.dir, key.slice(0, 2), `${key}.json`);
+  }
+  async get(key: string) {
+    try {
+      return JSON.parse(await readFile(this.path(key), "utf8")) as CompilerOutput;
+    } catch {
+      return undefined; // missing or torn: compile again
+    }
+  }
+  async set(key: string, output: CompilerOutput) {
+    const file = this.path(key);
+    await mkdir(join(this.dir, key.slice(0, 2)), { recursive: true });
+    const tmp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
+    await writeFile(tmp, JSON.stringify(output));
+    await rename(tmp, file);
+  }
+}
+
+/** Memory in front of disk; disk hits are promoted. */
+export class TieredCache implements CompilationCache {
+  constructor(private readonly tiers: CompilationCache[]) {}
+  async get(key: string) {
+    for (let i = 0; i < this.tiers.length; i++) {
+      const v = await this.tiers[i]!.get(key);
+      if (v !== undefined) {
+        await Promise.all(this.tiers.slice(0, i).map((t) => t.set(key, v)));
+        return v;
+      }
+    }
+    return undefined;
+  }
+  async set(key: string, output: CompilerOutput) {
+    await Promise.all(this.tiers.map((t) => t.set(key, output)));
+  }
+}

@@ -1,0 +1,366 @@
+import { mkdir } from "node:fs/promises";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { InvalidInputError } from "../../errors/base.js";
+import { checksumOf } from "./checksum.js";
+import {
+  type CompilationCache,
+  compilationKey,
+  DiskCache,
+  MemoryLruCache,
+  TieredCache,
+} from "./compilation-cache.js";
+import { fetchCompilerList, type ListedBuild } from "./compiler-list.js";
+import { Downloader } from "./downloader.js";
+import { CompilerError } from "./errors.js";
+import { solidityEvmVersions, vyperEvmVersions } from "./evm-versions.js";
+import { discoverInstalledSolcJs } from "./installed-solcjs.js";
+import { STORE, type StoreKind, scanStore, storePath } from "./local-store.js";
+import { runNative } from "./native-runner.js";
+import { guardOutput, sanitizeInput } from "./sanitize.js";
+import { Semaphore } from "./semaphore.js";
+import { SolcJsPool } from "./solcjs-pool.js";
+import type {
+  CompileRequest,
+  Compiler,
+  CompilerLanguage,
+  CompilerOutput,
+  CompilersConfig,
+  CompilerVersionInfo,
+  Logger,
+  StandardJsonInput,
+} from "./types.js";
+import {
+  atLeast,
+  type CompilerVersion,
+  compareVersions,
+  displayVersion,
+  parseVersion,
+  resolveVersion,
+} from "./version.js";
+
+export const DEFAULT_SOLC_LIST_URL = "https://binaries.soliditylang.org/linux-amd64/list.json";
+export const DEFAULT_SOLCJS_LIST_URL = "https://binaries.soliditylang.org/bin/list.json";
+/** Built from the GitHub releases of vyperlang/vyper by Blockscout (blockscout/solc-bin vyper/vyper_fetch.sh). */
+export const DEFAULT_VYPER_LIST_URL =
+  "https://raw.githubusercontent.com/blockscout/solc-bin/main/vyper.list.json";
+
+/** Every way one version can be run; the registry picks one at compile time. */
+type Entry = {
+  version: CompilerVersion;
+  key: string;
+  native?: { build: ListedBuild | undefined } | undefined;
+  solcJs?: { build: ListedBuild | undefined } | undefined;
+  npmPath?: string | undefined;
+};
+
+type Lists = { solc?: ListedBuild[]; solcjs?: ListedBuild[]; vyper?: ListedBuild[] };
+
+const NATIVE_PLATFORM = process.platform === "linux" && process.arch === "x64";
+
+export class CompilerRegistry implements Compiler {
+  private readonly cfg: Required<Omit<CompilersConfig, "fetch">> & { fetch: typeof fetch };
+  private readonly downloader: Downloader;
+  private readonly pool: SolcJsPool;
+  private readonly semaphore: Semaphore;
+  private readonly cache: CompilationCache;
+  private readonly inflight = new Map<string, Promise<CompilerOutput>>();
+  private lists: Lists = {};
+  private local: Record<StoreKind, Set<string>> = {
+    solcNative: new Set(),
+    solcJs: new Set(),
+    vyperNative: new Set(),
+  };
+  private installed: Array<{ key: string; soljsonPath: string }> = [];
+  private solidity: Entry[] = [];
+  private vyper: Entry[] = [];
+  private readonly readyPromise: Promise<void>;
+  private timer: NodeJS.Timeout | undefined;
+  /** Counters for tests and metrics. */
+  readonly stats = { compilations: 0, cacheHits: 0 };
+
+  constructor(
+    config: CompilersConfig,
+    private readonly logger: Logger,
+  ) {
+    const cores = availableParallelism();
+    this.cfg = {
+      compilersDir: config.compilersDir,
+      solcListUrl: config.solcListUrl ?? DEFAULT_SOLC_LIST_URL,
+      solcjsListUrl: config.solcjsListUrl ?? DEFAULT_SOLCJS_LIST_URL,
+      vyperListUrl: config.vyperListUrl ?? DEFAULT_VYPER_LIST_URL,
+      concurrency: Math.max(1, config.concurrency ?? cores),
+      timeoutMs: config.timeoutMs ?? 120_000,
+      memoryLimitMb: config.memoryLimitMb ?? 4096,
+      listRefreshMs: config.listRefreshMs ?? 3_600_000,
+      useInstalledSolcJs: config.useInstalledSolcJs ?? true,
+      preferNative: config.preferNative ?? true,
+      downloadAttempts: config.downloadAttempts ?? 3,
+      downloadBackoffMs: config.downloadBackoffMs ?? 1000,
+      solcJsLoadedPerWorker: config.solcJsLoadedPerWorker ?? 2,
+      memoryCacheEntries: config.memoryCacheEntries ?? 200,
+      fetch: config.fetch ?? fetch,
+    };
+    this.downloader = new Downloader({
+      fetch: this.cfg.fetch,
+      logger,
+      attempts: this.cfg.downloadAttempts,
+      backoffMs: this.cfg.downloadBackoffMs,
+    });
+    this.pool = new SolcJsPool({
+      size: this.cfg.concurrency,
+      maxLoadedPerWorker: this.cfg.solcJsLoadedPerWorker,
+      timeoutMs: this.cfg.timeoutMs,
+      memoryLimitMb: this.cfg.memoryLimitMb,
+      logger,
+    });
+    this.semaphore = new Semaphore(this.cfg.concurrency);
+    this.cache = new TieredCache([
+      new MemoryLruCache(this.cfg.memoryCacheEntries),
+      new DiskCache(join(this.cfg.compilersDir, "cache")),
+    ]);
+    this.readyPromise = this.start();
+  }
+
+  /** Resolves once the lists were fetched (or found unreachable) and local compilers were found. Never rejects. */
+  ready(): Promise<void> {
+    return this.readyPromise;
+  }
+
+  /** Number of compiler files downloaded by this process. */
+  get downloads(): number {
+    return this.downloader.downloads;
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.readyPromise;
+    await this.pool.close();
+  }
+
+  private async start(): Promise<void> {
+    await mkdir(this.cfg.compilersDir, { recursive: true });
+    await this.refresh();
+    if (this.cfg.useInstalledSolcJs) {
+      this.installed = await discoverInstalledSolcJs({
+        compilersDir: this.cfg.compilersDir,
+        solcjsList: this.lists.solcjs,
+        probe: (p) => this.pool.version(p),
+        logger: this.logger,
+      });
+      this.rebuild();
+    }
+    if (this.cfg.listRefreshMs > 0) {
+      this.timer = setInterval(() => void this.refresh(), this.cfg.listRefreshMs);
+      this.timer.unref();
+    }
+  }
+
+  /** Fetches the three lists again; a list that cannot be fetched keeps its last good copy. */
+  async refresh(): Promise<void> {
+    const fetchOne = async (name: keyof Lists, url: string) => {
+      try {
+        this.lists[name] = await fetchCompilerList(url, this.cfg.fetch);
+      } catch (e) {
+        this.logger.warn(
+          { url, err: e instanceof Error ? e.message : String(e) },
+          "compiler list unavailable; serving the versions in COMPILERS_DIR and installed solc-js",
+        );
+      }
+    };
+    await Promise.all([
+      fetchOne("solc", this.cfg.solcListUrl),
+      fetchOne("solcjs", this.cfg.solcjsListUrl),
+      fetchOne("vyper", this.cfg.vyperListUrl),
+    ]);
+    await this.rescan();
+  }
+
+  private async rescan(): Promise<void> {
+    for (const kind of Object.keys(STORE) as StoreKind[]) {
+      this.local[kind] = await scanStore(this.cfg.compilersDir, kind);
+    }
+    this.rebuild();
+  }
+
+  private rebuild(): void {
+    const sol = new Map<string, Entry>();
+    const get = (map: Map<string, Entry>, key: string): Entry => {
+      let e = map.get(key);
+      if (!e) {
+        e = { version: parseVersion(key)!, key };
+        map.set(key, e);
+      }
+      return e;
+    };
+    if (NATIVE_PLATFORM && this.cfg.preferNative) {
+      for (const b of this.lists.solc ?? []) get(sol, b.key).native = { build: b };
+      for (const k of this.local.solcNative) get(sol, k).native ??= { build: undefined };
+    }
+    for (const b of this.lists.solcjs ?? []) get(sol, b.key).solcJs = { build: b };
+    for (const k of this.local.solcJs) get(sol, k).solcJs ??= { build: undefined };
+    for (const i of this.installed) get(sol, i.key).npmPath = i.soljsonPath;
+    const vy = new Map<string, Entry>();
+    for (const b of this.lists.vyper ?? []) get(vy, b.key).native = { build: b };
+    for (const k of this.local.vyperNative) get(vy, k).native ??= { build: undefined };
+    const desc = (a: Entry, b: Entry) => compareVersions(b.version, a.version);
+    this.solidity = [...sol.values()].sort(desc);
+    // Vyper runs natively only; without a native platform there is nothing to offer.
+    this.vyper = NATIVE_PLATFORM ? [...vy.values()].sort(desc) : [];
+  }
+
+  /** Newest first, with the EVM versions each accepts. */
+  listSolidity(): CompilerVersionInfo[] {
+    return this.solidity.map((e) => ({
+      version: displayVersion(e.version),
+      evmVersions: solidityEvmVersions(e.version),
+    }));
+  }
+
+  listVyper(): CompilerVersionInfo[] {
+    return this.vyper.map((e) => ({
+      version: displayVersion(e.version),
+      evmVersions: vyperEvmVersions(e.version),
+    }));
+  }
+
+  /** The canonical name of a requested version; InvalidInputError when unknown. */
+  resolveVersion(language: CompilerLanguage, version: string): string {
+    return displayVersion(this.entryFor(language, version).version);
+  }
+
+  /** EVM versions of one compiler version (including "default"); InvalidInputError when the version is unknown. */
+  evmVersions(language: CompilerLanguage, version: string): string[] {
+    const v = this.entryFor(language, version).version;
+    return language === "Solidity" ? solidityEvmVersions(v) : vyperEvmVersions(v);
+  }
+
+  private entryFor(language: CompilerLanguage, version: string): Entry {
+    return resolveVersion(version, language === "Solidity" ? this.solidity : this.vyper, language);
+  }
+
+  async compile(req: CompileRequest): Promise<CompilerOutput> {
+    await this.readyPromise;
+    if (req.language !== "Solidity" && req.language !== "Vyper") {
+      throw new InvalidInputError(`Unknown language: ${String(req.language)}`, { field: "language" });
+    }
+    const entry = this.entryFor(req.language, req.version);
+    const sanitized = sanitizeInput(req.language, req.input);
+    if (!sanitized.ok) return sanitized.output;
+    const input = sanitized.input;
+    const key = compilationKey(req.language, entry.key, input);
+    const cached = await this.cache.get(key);
+    if (cached) {
+      this.stats.cacheHits++;
+      return cached;
+    }
+    // Identical requests arriving together share one compilation.
+    let running = this.inflight.get(key);
+    if (!running) {
+      running = this.compileUncached(req.language, entry, input, key).finally(() =>
+        this.inflight.delete(key),
+      );
+      this.inflight.set(key, running);
+    } else {
+      this.stats.cacheHits++;
+    }
+    return running;
+  }
+
+  private async compileUncached(
+    language: CompilerLanguage,
+    entry: Entry,
+    input: StandardJsonInput,
+    key: string,
+  ): Promise<CompilerOutput> {
+    const run = await this.prepare(language, entry);
+    const raw = await this.semaphore.run(() => {
+      this.stats.compilations++;
+      return run(input);
+    });
+    const output = guardOutput(input, raw);
+    await this.cache
+      .set(key, output)
+      .catch((e) => this.logger.warn({ err: String(e) }, "compilation cache write failed"));
+    return output;
+  }
+
+  /** Makes the compiler available (downloading it if needed) and returns how to run it. */
+  private async prepare(
+    language: CompilerLanguage,
+    entry: Entry,
+  ): Promise<(input: StandardJsonInput) => Promise<CompilerOutput>> {
+    const timeoutMs = this.cfg.timeoutMs;
+    const memoryLimitMb = this.cfg.memoryLimitMb;
+    if (language === "Vyper") {
+      if (!entry.native)
+        throw new CompilerError("unavailable", `No Vyper build for ${displayVersion(entry.version)}`);
+      const binary = await this.fetchFile("vyperNative", entry.key, entry.native.build);
+      return async (input) =>
+        parseOutput(
+          await runNative({
+            binary,
+            args: ["--standard-json"],
+            stdin: JSON.stringify(input),
+            timeoutMs,
+            memoryLimitMb,
+          }),
+        );
+    }
+    // solc < 0.4.11 has no --standard-json; solc-js translates it for them.
+    if (entry.native && atLeast(entry.version, "0.4.11")) {
+      const binary = await this.fetchFile("solcNative", entry.key, entry.native.build);
+      const basePath = atLeast(entry.version, "0.6.9");
+      return async (input) =>
+        parseOutput(
+          await runNative({
+            binary,
+            args: ["--standard-json"],
+            // Base path is the empty working directory; no --allow-paths, so nothing else is readable.
+            argsForCwd: (cwd) => (basePath ? ["--base-path", cwd] : []),
+            stdin: JSON.stringify(input),
+            timeoutMs,
+            memoryLimitMb,
+          }),
+        );
+    }
+    let soljson = entry.npmPath;
+    if (!soljson) {
+      if (!entry.solcJs)
+        throw new CompilerError("unavailable", `No build of ${displayVersion(entry.version)}`);
+      soljson = await this.fetchFile("solcJs", entry.key, entry.solcJs.build);
+    }
+    const path = soljson;
+    return async (input) => parseJson(await this.pool.compile(path, JSON.stringify(input)), "");
+  }
+
+  private async fetchFile(kind: StoreKind, key: string, build: ListedBuild | undefined): Promise<string> {
+    const dest = storePath(this.cfg.compilersDir, kind, key);
+    const source = build ? { url: build.url, checksum: checksumOf(build) } : undefined;
+    const path = await this.downloader.ensure(dest, source, STORE[kind].executable);
+    if (!this.local[kind].has(key)) {
+      this.local[kind].add(key);
+    }
+    return path;
+  }
+}
+
+function parseJson(text: string, stderr: string): CompilerOutput {
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (typeof v === "object" && v !== null && !Array.isArray(v)) return v as CompilerOutput;
+  } catch {
+    // fall through
+  }
+  throw new CompilerError("crash", "The compiler did not return standard JSON", {
+    details: (stderr || text).slice(-2000).trim() || undefined,
+  });
+}
+
+function parseOutput(r: { stdout: string; stderr: string }): CompilerOutput {
+  return parseJson(r.stdout, r.stderr);
+}
+
+export function createCompilers(config: CompilersConfig, logger: Logger): CompilerRegistry {
+  return new CompilerRegistry(config, logger);
+}

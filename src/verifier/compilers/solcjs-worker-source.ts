@@ -1,0 +1,59 @@
+/**
+ * The body of a solc-js worker thread, kept as plain CommonJS source and started with `eval: true`, so the same
+ * code runs from `src/` under the test runner and from `dist/` in production without a build step of its own.
+ *
+ * It keeps up to `maxLoaded` soljson modules (least recently used evicted) and answers
+ * `{id, type: "compile"|"version", soljsonPath, input}` with `{id, ok, result|error, loaded}`.
+ * The import callback refuses every file: only sources given in the input exist.
+ */
+export const SOLCJS_WORKER_SOURCE = `
+"use strict";
+const { parentPort, workerData } = require("node:worker_threads");
+const fs = require("node:fs");
+const path = require("node:path");
+const Module = require("node:module");
+const wrapper = require(workerData.wrapperPath);
+const loaded = new Map();
+const EVENTS = ["uncaughtException", "unhandledRejection"];
+
+function load(p) {
+  const hit = loaded.get(p);
+  if (hit) {
+    loaded.delete(p);
+    loaded.set(p, hit);
+    return hit.solc;
+  }
+  const before = EVENTS.map((e) => process.listeners(e));
+  const m = new Module(p, null);
+  m.filename = p;
+  m.paths = Module._nodeModulePaths(path.dirname(p));
+  m._compile(fs.readFileSync(p, "utf8"), p);
+  // Emscripten modules register process listeners; remember them so an evicted module can be collected.
+  const listeners = EVENTS.map((e, i) => process.listeners(e).filter((l) => !before[i].includes(l)));
+  const entry = { solc: wrapper(m.exports), listeners };
+  loaded.set(p, entry);
+  while (loaded.size > workerData.maxLoaded) {
+    const [oldPath, old] = loaded.entries().next().value;
+    loaded.delete(oldPath);
+    EVENTS.forEach((e, i) => { for (const l of old.listeners[i]) process.removeListener(e, l); });
+  }
+  return entry.solc;
+}
+
+function refuseImport(name) {
+  return { error: "only sources given in the input can be imported" };
+}
+
+parentPort.on("message", (msg) => {
+  let reply;
+  try {
+    const solc = load(msg.soljsonPath);
+    const result = msg.type === "version" ? solc.version() : solc.compile(msg.input, { import: refuseImport });
+    reply = { id: msg.id, ok: true, result };
+  } catch (e) {
+    reply = { id: msg.id, ok: false, error: String((e && e.message) || e) };
+  }
+  reply.loaded = Array.from(loaded.keys());
+  parentPort.postMessage(reply);
+});
+`;
