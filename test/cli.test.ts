@@ -46,10 +46,11 @@ describe("lookout CLI", () => {
   });
 
   it("migrates the embedded database and reports it is up to date on a second run", async () => {
-    const first = await run(["migrate"], {});
+    const fresh = join(dir, "fresh");
+    const first = await run(["migrate"], { DATA_DIR: fresh });
     expect(first.code).toBe(0);
     expect(first.out).toMatch(/Applied \d+ migration/);
-    const second = await run(["migrate"], {});
+    const second = await run(["migrate"], { DATA_DIR: fresh });
     expect(second.out).toContain("Database is up to date.");
   });
 
