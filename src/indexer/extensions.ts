@@ -3,6 +3,7 @@ import type { Db } from "../db/db.js";
 import type { Logger } from "../util/logger.js";
 import { coinBalanceExtension } from "./balances/extension.js";
 import type { IndexerExtension } from "./extension.js";
+import { tokenIndexerExtensions } from "./tokens/index.js";
 
 /** The indexer parts beyond the core tables, in the order they write. */
 export function defaultExtensions(_deps: { config: Config; db: Db; logger: Logger }): IndexerExtension[] {

@@ -3,6 +3,7 @@ import type { Db } from "../../db/db.js";
 import { LookoutError } from "../../errors/base.js";
 import { coinBalanceRoutes } from "./coin-balance-history.js";
 import { invalidValue, type V2ErrorBody } from "./errors.js";
+import { tokenExplorerRoutes } from "./token-explorer.js";
 
 export type ApiV2Options = { db: Db };
 
@@ -39,5 +40,6 @@ export const apiV2Plugin: FastifyPluginAsync<ApiV2Options> = async (app, _opts) 
     req.log.error({ err }, "api/v2 request failed");
     return reply.code(500).send({ message: "Internal server error" } as V2ErrorBody | { message: string });
   });
+  await app.register(tokenExplorerRoutes, { db: _opts.db });
   await app.register(coinBalanceRoutes, { db: _opts.db });
 };

@@ -1,0 +1,105 @@
+import { type Address, getAddress } from "viem";
+import { fromByteaOrNull, toBytea } from "../../db/bytes.js";
+import type { Queryable } from "../../db/db.js";
+import {
+  TOKEN_COLUMNS,
+  type TokenColumns,
+  type TokenObject,
+  tokenFactsFromRow,
+  tokenView,
+} from "../tokens/view.js";
+import { type AddressDeps, loadAddressObject } from "./loader.js";
+import type { AddressObject } from "./view.js";
+
+export type CoinBalanceSummary = {
+  coin_balance: string | null;
+  block_number_balance_updated_at: number | null;
+};
+
+/**
+ * The latest native balance, read from the coin-balance history table (002_coin_balances.sql) when it is there;
+ * null when the history is not indexed (a database without that table, or an address it never saw).
+ */
+export async function readCoinBalanceSummary(db: Queryable, address: Address): Promise<CoinBalanceSummary> {
+  try {
+    const [r] = await db.query<{ value: string; block_number: number }>(
+      "select value::text as value, block_number from coin_balance_changes where address = $1 order by block_number desc limit 1",
+      [toBytea(address)],
+    );
+    return r
+      ? { coin_balance: r.value, block_number_balance_updated_at: Number(r.block_number) }
+      : { coin_balance: null, block_number_balance_updated_at: null };
+  } catch {
+    return { coin_balance: null, block_number_balance_updated_at: null };
+  }
+}
+
+export type AddressDetails = AddressObject &
+  CoinBalanceSummary & {
+    creator_address_hash: string | null;
+    creation_transaction_hash: string | null;
+    creation_status: "success" | null;
+    token: TokenObject | null;
+    exchange_rate: null;
+    has_validated_blocks: boolean;
+    has_logs: boolean;
+    has_tokens: boolean;
+    has_token_transfers: boolean;
+    has_beacon_chain_withdrawals: boolean;
+    watchlist_address_id: null;
+  };
+
+type FlagsRow = TokenColumns & {
+  creator: Uint8Array | null;
+  creation_tx: Uint8Array | null;
+  has_logs: boolean;
+  has_tokens: boolean;
+  has_token_transfers: boolean;
+  has_validated_blocks: boolean;
+};
+
+/** GET /addresses/{h}: the address object plus creation, token, balance and the has_* flags (a stub if unknown). */
+export async function addressDetails(
+  db: Queryable,
+  address: Address,
+  deps: AddressDeps & { coinBalance?: (db: Queryable, a: Address) => Promise<CoinBalanceSummary> },
+): Promise<AddressDetails> {
+  const a = toBytea(address);
+  const [[row], base, balance] = await Promise.all([
+    db.query<FlagsRow>(
+      `select (select creator from contract_creations where address = $1 order by block_number desc limit 1) as creator,
+         (select transaction_hash from contract_creations where address = $1 order by block_number desc limit 1) as creation_tx,
+         exists (select 1 from logs where address = $1) as has_logs,
+         (exists (select 1 from token_holdings where holder = $1 and value > 0)
+           or exists (select 1 from token_fungible_balances where holder = $1 and value > 0)) as has_tokens,
+         (exists (select 1 from token_transfers where from_address = $1)
+           or exists (select 1 from token_transfers where to_address = $1)) as has_token_transfers,
+         false as has_validated_blocks,
+         ${TOKEN_COLUMNS}
+       from (select 1) one left join tokens t on t.address = $1`,
+      [a],
+    ),
+    loadAddressObject(db, address, deps),
+    (deps.coinBalance ?? readCoinBalanceSummary)(db, address),
+  ]);
+  const r = row!;
+  return {
+    ...base,
+    ...balance,
+    creator_address_hash: checksumOrNull(fromByteaOrNull(r.creator)),
+    creation_transaction_hash: fromByteaOrNull(r.creation_tx),
+    creation_status: r.creation_tx ? "success" : null,
+    token: r.t_address ? tokenView(tokenFactsFromRow(address, r)) : null,
+    exchange_rate: null,
+    has_validated_blocks: r.has_validated_blocks,
+    has_logs: r.has_logs,
+    has_tokens: r.has_tokens,
+    has_token_transfers: r.has_token_transfers,
+    has_beacon_chain_withdrawals: false,
+    watchlist_address_id: null,
+  };
+}
+
+function checksumOrNull(a: string | null): string | null {
+  return a ? getAddress(a) : null;
+}

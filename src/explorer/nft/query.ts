@@ -1,0 +1,76 @@
+import type { Address } from "viem";
+import { toBytea } from "../../db/bytes.js";
+import type { Queryable } from "../../db/db.js";
+import { TOKEN_COLUMNS, type TokenColumns } from "../tokens/view.js";
+import { NFT_TYPES, type NftCursor, type NftType } from "./params.js";
+
+export const PAGE_SIZE = 50;
+
+export type NftRow = TokenColumns & {
+  token_type: NftType;
+  token_address: Uint8Array;
+  token_id: string;
+  value: string;
+  metadata: Record<string, unknown> | null;
+  /** Sum of all holders' balances of this id (ERC-1155/ERC-404), for is_unique. */
+  id_supply: string | null;
+};
+
+/**
+ * One statement for a page: a UNION ALL of index-ordered segments, each LIMIT 51, so every segment is one range scan
+ * of token_holdings' primary key (holder, type, contract, id) however deep the cursor is. Within the cursor's type the
+ * keyset condition `contract > c OR (contract = c AND id < i)` is split into its two ranges for the same reason.
+ */
+export function nftPageQuery(
+  holder: Address,
+  types: readonly NftType[],
+  cursor: NftCursor | null,
+  limit = PAGE_SIZE + 1,
+): { sql: string; params: unknown[] } {
+  const params: unknown[] = [toBytea(holder), limit];
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  const base = (rank: number, type: NftType, extra: string, order: string) =>
+    `(select ${rank} as r, token_type, token_address, token_id, value from token_holdings
+      where holder = $1 and token_type = '${type}' and value > 0${extra} order by ${order} limit $2)`;
+  const segments: string[] = [];
+  const cursorRank = cursor ? NFT_TYPES.indexOf(cursor.tokenType) : -1;
+  for (const type of types) {
+    const rank = NFT_TYPES.indexOf(type);
+    if (rank < cursorRank) continue;
+    if (cursor && rank === cursorRank) {
+      const a = p(toBytea(cursor.tokenAddress));
+      const i = p(cursor.tokenId.toString());
+      segments.push(
+        base(rank * 2, type, ` and token_address = ${a} and token_id < ${i}::numeric`, "token_id desc"),
+        base(rank * 2 + 1, type, ` and token_address > ${a}`, "token_address, token_id desc"),
+      );
+    } else {
+      segments.push(base(rank * 2, type, "", "token_address, token_id desc"));
+    }
+  }
+  if (!segments.length) return { sql: "select 1 where false", params: [] };
+  const sql = `select h.token_type, h.token_address, h.token_id::text as token_id, h.value::text as value, i.metadata,
+      case when h.token_type = 'ERC-721' then null else
+        (select sum(s.value) from token_holdings s where s.token_address = h.token_address and s.token_id = h.token_id
+           and s.value > 0)::text end as id_supply,
+      ${TOKEN_COLUMNS}
+    from (select * from (${segments.join(" union all ")}) u order by r, token_address, token_id desc limit $2) h
+    left join token_instances i on i.token_address = h.token_address and i.token_id = h.token_id
+    left join tokens t on t.address = h.token_address
+    order by h.r, h.token_address, h.token_id desc`;
+  return { sql, params };
+}
+
+export async function queryNftPage(
+  db: Queryable,
+  holder: Address,
+  types: readonly NftType[],
+  cursor: NftCursor | null,
+): Promise<NftRow[]> {
+  const { sql, params } = nftPageQuery(holder, types, cursor);
+  if (!params.length) return [];
+  return db.query<NftRow>(sql, params);
+}

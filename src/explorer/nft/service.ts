@@ -1,0 +1,38 @@
+import type { Address } from "viem";
+import { fromBytea } from "../../db/bytes.js";
+import type { Queryable } from "../../db/db.js";
+import type { Gateways } from "../../tokens/metadata/index.js";
+import { type AddressDeps, loadAddressObject } from "../address/loader.js";
+import type { NftCursor, NftType } from "./params.js";
+import { PAGE_SIZE, queryNftPage } from "./query.js";
+import { type NftItem, type NftNextPageParams, nftItemView } from "./view.js";
+
+export type NftPage = { items: NftItem[]; next_page_params: NftNextPageParams | null };
+
+/** GET /addresses/{h}/nft: one page of an address's NFTs, in the fixed type order. */
+export async function nftPage(
+  db: Queryable,
+  holder: Address,
+  types: readonly NftType[],
+  cursor: NftCursor | null,
+  deps: AddressDeps & { gateways: Partial<Gateways> },
+): Promise<NftPage> {
+  const rows = await queryNftPage(db, holder, types, cursor);
+  if (!rows.length) return { items: [], next_page_params: null };
+  const page = rows.slice(0, PAGE_SIZE);
+  const owner = await loadAddressObject(db, holder, deps);
+  const items = page.map((r) => nftItemView(r, fromBytea(r.token_address), holder, owner, deps.gateways));
+  const last = page[page.length - 1]!;
+  return {
+    items,
+    next_page_params:
+      rows.length > PAGE_SIZE
+        ? {
+            items_count: page.length,
+            token_contract_address_hash: fromBytea(last.token_address),
+            token_id: last.token_id,
+            token_type: last.token_type,
+          }
+        : null,
+  };
+}

@@ -1,0 +1,25 @@
+import type { Rpc } from "../../chain/rpc.js";
+import type { Config } from "../../config/config.js";
+import type { Db } from "../../db/db.js";
+import { startTokenWorkers } from "../../tokens/workers.js";
+import type { Logger } from "../../util/logger.js";
+import type { IndexerExtension } from "../extension.js";
+import { createProxiesExtension } from "../proxies/extension.js";
+import { createTokensExtension } from "./extension.js";
+
+/**
+ * The token parts of the indexer (transfers and holdings, proxy implementations) and, once the indexer hands over
+ * its node, the background fetchers of token properties and metadata, woken after every commit.
+ */
+export function tokenIndexerExtensions(deps: { config: Config; db: Db; logger: Logger }): IndexerExtension[] {
+  let wake: (() => void) | undefined;
+  const logger = deps.logger.child({ part: "tokens" });
+  const tokens = createTokensExtension({
+    logger,
+    onRpc: (rpc: Rpc) => {
+      wake = startTokenWorkers({ db: deps.db, rpc, config: deps.config, logger }).wake;
+    },
+    onCommit: () => wake?.(),
+  });
+  return [tokens, createProxiesExtension()];
+}

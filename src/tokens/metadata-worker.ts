@@ -1,0 +1,123 @@
+import type { Address, Hex } from "viem";
+import type { Rpc } from "../chain/rpc.js";
+import { fromBytea, toBytea } from "../db/bytes.js";
+import type { Queryable } from "../db/db.js";
+import { decodeStringResult, SELECTORS, uint256Arg } from "./calls.js";
+import {
+  type AllowedHost,
+  type Failure,
+  failure,
+  fetchTokenMetadata,
+  type Gateways,
+  type MetadataResult,
+  type RetryPolicy,
+  type RetryState,
+  recordFailure,
+} from "./metadata/index.js";
+
+export type MetadataFetchOptions = {
+  gateways?: Partial<Pick<Gateways, "ipfs" | "arweave">>;
+  allowedHosts?: readonly AllowedHost[];
+  policy?: RetryPolicy;
+  /** Instances fetched per round, and at once. */
+  batch?: number;
+  concurrency?: number;
+  timeoutMs?: number;
+  maxBytes?: number;
+};
+
+/** tokenURI(id) for ERC-721/ERC-404, uri(id) for ERC-1155, at the latest block. A revert is a permanent failure. */
+export async function readTokenUri(
+  rpc: Rpc,
+  token: Address,
+  tokenType: string,
+  id: bigint,
+): Promise<{ ok: true; uri: string } | Failure> {
+  const selector = tokenType === "ERC-1155" ? SELECTORS.uri : SELECTORS.tokenURI;
+  let data: Hex;
+  try {
+    data = await rpc.request<Hex>("eth_call", [
+      { to: token, data: `${selector}${uint256Arg(id)}` },
+      "latest",
+    ]);
+  } catch (e) {
+    return failure("vm_execution_error", `VM execution error: ${(e as Error).message.split("\n")[0]}`);
+  }
+  const uri = decodeStringResult(data);
+  if (uri === null) return failure("vm_execution_error", "the URI call did not return a string");
+  if (uri === "") return failure("no_uri", "the contract returned an empty URI");
+  return { ok: true, uri };
+}
+
+type DueRow = {
+  token_address: Uint8Array;
+  token_id: string;
+  token_type: string;
+  fetch_attempts: number;
+  error_reason: string | null;
+};
+
+/**
+ * One round of the metadata fetcher: takes the instances that are due (never fetched, backoff expired, or a
+ * refetch requested), fetches each (contract URI → document), stores the metadata or the failure with its reason
+ * and the next retry (exponential backoff; give-up after repeated failures, as retryPolicy decides).
+ * Returns how many instances it handled.
+ */
+export async function fetchDueMetadata(
+  db: Queryable,
+  rpc: Rpc,
+  o: MetadataFetchOptions = {},
+): Promise<number> {
+  const due = await db.query<DueRow>(
+    `select token_address, token_id::text as token_id, token_type, fetch_attempts, error_reason
+     from token_instances where not gave_up and retry_at <= now() order by retry_at limit $1`,
+    [o.batch ?? 20],
+  );
+  const queue = [...due];
+  const worker = async () => {
+    for (let r = queue.shift(); r; r = queue.shift()) await fetchOne(db, rpc, r, o);
+  };
+  await Promise.all(Array.from({ length: Math.min(o.concurrency ?? 4, queue.length) }, worker));
+  return due.length;
+}
+
+async function fetchOne(db: Queryable, rpc: Rpc, r: DueRow, o: MetadataFetchOptions): Promise<void> {
+  const token = fromBytea(r.token_address);
+  const id = BigInt(r.token_id);
+  const uri = await readTokenUri(rpc, token, r.token_type, id);
+  let result: MetadataResult;
+  if (!uri.ok) result = uri;
+  else
+    result = await fetchTokenMetadata({
+      tokenUri: uri.uri,
+      tokenId: id,
+      ...(o.gateways ? { gateways: o.gateways } : {}),
+      ...(o.allowedHosts ? { allowedHosts: o.allowedHosts } : {}),
+      ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
+      ...(o.maxBytes ? { maxBytes: o.maxBytes } : {}),
+    });
+  const key = [toBytea(token), r.token_id];
+  const tokenUri = uri.ok ? uri.uri.slice(0, 10_000) : null;
+  if (result.ok) {
+    await db.query(
+      `update token_instances set metadata = $3::jsonb, token_uri = $4, fetched_at = now(), retry_at = null,
+         fetch_attempts = 0, gave_up = false, error_reason = null, error_message = null
+       where token_address = $1 and token_id = $2`,
+      [...key, JSON.stringify(result.metadata).replaceAll("\\u0000", ""), tokenUri],
+    );
+    return;
+  }
+  const state: RetryState = {
+    attempts: r.fetch_attempts,
+    retryAt: null,
+    gaveUp: false,
+    lastReason: null,
+  };
+  const next = recordFailure(state, result.reason, new Date(), o.policy);
+  await db.query(
+    `update token_instances set token_uri = $3, fetch_attempts = $4, retry_at = $5, gave_up = $6,
+       error_reason = $7, error_message = $8
+     where token_address = $1 and token_id = $2`,
+    [...key, tokenUri, next.attempts, next.retryAt, next.gaveUp, result.reason, result.message],
+  );
+}

@@ -1,0 +1,73 @@
+import type { Address, Hex } from "viem";
+import type { Rpc } from "../chain/rpc.js";
+import { fromBytea, toBytea } from "../db/bytes.js";
+import type { Queryable } from "../db/db.js";
+import { decodeBoolResult, decodeStringResult, decodeUintResult, INTERFACE_IDS, SELECTORS } from "./calls.js";
+
+export type TokenProperties = {
+  name: string | null;
+  symbol: string | null;
+  decimals: string | null;
+  totalSupply: string | null;
+  /** The contract's ERC-165 answer for its type's interface; null when it does not answer (or the type has none). */
+  erc165: boolean | null;
+};
+
+const call = (rpc: Rpc, to: Address, data: string) =>
+  rpc.request<Hex>("eth_call", [{ to, data }, "latest"]).catch(() => null);
+
+/** name, symbol, decimals, totalSupply and the ERC-165 check by eth_call; a call that fails gives null. */
+export async function fetchTokenProperties(
+  rpc: Rpc,
+  address: Address,
+  type: string,
+): Promise<TokenProperties> {
+  const iface = INTERFACE_IDS[type as keyof typeof INTERFACE_IDS];
+  const [name, symbol, decimals, totalSupply, erc165] = await Promise.all([
+    call(rpc, address, SELECTORS.name),
+    call(rpc, address, SELECTORS.symbol),
+    // Upstream shows decimals only for fungible tokens (ERC-20, ERC-404).
+    type === "ERC-20" || type === "ERC-404" ? call(rpc, address, SELECTORS.decimals) : null,
+    call(rpc, address, SELECTORS.totalSupply),
+    iface ? call(rpc, address, `${SELECTORS.supportsInterface}${iface.slice(2).padEnd(64, "0")}`) : null,
+  ]);
+  return {
+    name: decodeStringResult(name),
+    symbol: decodeStringResult(symbol),
+    decimals: decodeUintResult(decimals),
+    totalSupply: decodeUintResult(totalSupply),
+    erc165: decodeBoolResult(erc165),
+  };
+}
+
+/**
+ * Fetches properties of tokens never fetched, and total supply of tokens whose supply went stale (a mint or burn).
+ * Returns how many tokens it handled.
+ */
+export async function refreshTokenProperties(db: Queryable, rpc: Rpc, limit = 50): Promise<number> {
+  const due = await db.query<{ address: Uint8Array; type: string; fetched: boolean }>(
+    `select address, type, properties_fetched_at is not null as fetched from tokens
+     where properties_fetched_at is null or supply_stale limit $1`,
+    [limit],
+  );
+  await Promise.all(
+    due.map(async (t) => {
+      const address = fromBytea(t.address);
+      if (t.fetched) {
+        const supply = decodeUintResult(await call(rpc, address, SELECTORS.totalSupply));
+        await db.query("update tokens set total_supply = $2, supply_stale = false where address = $1", [
+          toBytea(address),
+          supply,
+        ]);
+        return;
+      }
+      const p = await fetchTokenProperties(rpc, address, t.type);
+      await db.query(
+        `update tokens set name = $2, symbol = $3, decimals = $4, total_supply = $5, erc165_confirmed = $6,
+           properties_fetched_at = now(), supply_stale = false where address = $1`,
+        [toBytea(address), p.name, p.symbol, p.decimals, p.totalSupply, p.erc165],
+      );
+    }),
+  );
+  return due.length;
+}
