@@ -7,5 +7,5 @@ import { tokenIndexerExtensions } from "./tokens/index.js";
 
 /** The indexer parts beyond the core tables, in the order they write. */
 export function defaultExtensions(_deps: { config: Config; db: Db; logger: Logger }): IndexerExtension[] {
-  return [coinBalanceExtension()];
+  return [coinBalanceExtension(), ...tokenIndexerExtensions(_deps)];
 }
