@@ -1,0 +1,71 @@
+import { Agent, request } from "node:http";
+
+/**
+ * Load generator for bench:api, run in its own process so it does not share an event loop with the server:
+ * `concurrency` keep-alive connections each issue requests back to back for `durationMs` (after a warm-up),
+ * recording every latency. Prints one JSON line: requests per second, p50/p99 (ms), errors.
+ */
+export type LoadResult = { requests: number; rps: number; p50: number; p99: number; errors: number };
+
+export async function runLoad(o: {
+  url: string;
+  concurrency: number;
+  durationMs: number;
+  warmupMs: number;
+}): Promise<LoadResult> {
+  const target = new URL(o.url);
+  const agent = new Agent({ keepAlive: true, maxSockets: o.concurrency });
+  const once = () =>
+    new Promise<boolean>((resolve) => {
+      const req = request(
+        { host: target.hostname, port: target.port, path: target.pathname + target.search, agent },
+        (res) => {
+          res.on("data", () => {});
+          res.on("end", () => resolve(res.statusCode === 200));
+        },
+      );
+      req.on("error", () => resolve(false));
+      req.end();
+    });
+  const phase = async (ms: number, record: boolean) => {
+    const latencies: number[] = [];
+    let errors = 0;
+    const end = performance.now() + ms;
+    await Promise.all(
+      Array.from({ length: o.concurrency }, async () => {
+        while (performance.now() < end) {
+          const t0 = performance.now();
+          const ok = await once();
+          if (record) latencies.push(performance.now() - t0);
+          if (!ok) errors++;
+        }
+      }),
+    );
+    return { latencies, errors };
+  };
+  await phase(o.warmupMs, false);
+  const t0 = performance.now();
+  const { latencies, errors } = await phase(o.durationMs, true);
+  const elapsed = (performance.now() - t0) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
+  return {
+    requests: latencies.length,
+    rps: latencies.length / elapsed,
+    p50: pct(0.5),
+    p99: pct(0.99),
+    errors,
+  };
+}
+
+if (process.argv[1]?.endsWith("api-load.ts")) {
+  const [url, concurrency, durationMs, warmupMs] = process.argv.slice(2);
+  const r = await runLoad({
+    url: url!,
+    concurrency: Number(concurrency),
+    durationMs: Number(durationMs),
+    warmupMs: Number(warmupMs),
+  });
+  process.stdout.write(`${JSON.stringify(r)}\n`);
+}
