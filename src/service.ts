@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { type Anvil, startAnvil } from "./chain/anvil.js";
 import { detectCapabilities } from "./chain/capabilities.js";
 import { createRpc, type Rpc, withRetry } from "./chain/rpc.js";
+import { loadChainsConfig, withIndexedChain } from "./config/chains.js";
 import type { Config } from "./config/config.js";
 import type { Db } from "./db/db.js";
 import { migrate } from "./db/migrate.js";
@@ -13,6 +14,8 @@ import { defaultExtensions } from "./indexer/extensions.js";
 import { reportProgress } from "./indexer/progress.js";
 import { FatalIndexerError, Indexer } from "./indexer/runtime.js";
 import type { Logger } from "./util/logger.js";
+import { createChainClients, type VerifierChain } from "./verifier/chain-clients.js";
+import { type CompilerRegistry, createCompilers } from "./verifier/compilers/index.js";
 
 export type Mode = { http: boolean; indexer: boolean };
 
@@ -22,6 +25,8 @@ export type Service = {
   anvil: Anvil | null;
   db: Db;
   rpc: Rpc | null;
+  compilers: CompilerRegistry | null;
+  chains: Map<string, VerifierChain>;
   /** Resolves when the indexer stops by itself (a fatal error) — never for a healthy service. */
   done: Promise<void>;
   stop(): Promise<void>;
@@ -54,6 +59,8 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
     cleanups.length = 0;
   };
   try {
+    // Configuration files are validated before anything starts.
+    const configuredChains = loadChainsConfig(config.chainsConfig);
     if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
     const db = await openDb(config);
     cleanups.push(() => db.close());
@@ -138,6 +145,38 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
       });
     }
 
+    let compilers: CompilerRegistry | null = null;
+    let chains = new Map<string, VerifierChain>();
+    if (mode.http) {
+      // The indexed chain is always a verifier chain; `serve` alone learns its id from the index.
+      const indexedId = indexer?.chainId ?? (await readIndexedChainId(db));
+      const chainList = withIndexedChain(
+        configuredChains,
+        indexedId !== null && rpcUrl ? { id: String(indexedId), name: config.chainName, rpcUrl } : null,
+      );
+      chains = createChainClients(chainList, {
+        batchSize: config.rpcBatchSize,
+        timeoutMs: config.rpcTimeoutMs,
+        retries: config.rpcRetries,
+        indexedRpc: rpc,
+      });
+      compilers = createCompilers(
+        {
+          compilersDir: config.compilersDir,
+          solcListUrl: config.solcListUrl,
+          solcjsListUrl: config.solcjsListUrl,
+          ...(config.vyperListUrl ? { vyperListUrl: config.vyperListUrl } : {}),
+          concurrency: config.compilerConcurrency,
+          timeoutMs: config.compilerTimeoutMs,
+          memoryLimitMb: config.compilerMemoryMb,
+        },
+        logger.child({ part: "compilers" }),
+      );
+      const c = compilers;
+      cleanups.push(() => c.close());
+      await c.ready();
+    }
+
     let app: App | null = null;
     if (mode.http) {
       app = await buildApp({
@@ -148,6 +187,7 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
           ...(rpc ? { rpcHead: async () => Number(await rpc.request<string>("eth_blockNumber", [])) } : {}),
           ...(indexer ? { progress: indexer.progress, chainId: () => indexer!.chainId } : {}),
         },
+        verifier: { chains: [...chains.values()].map((c) => c.config), compilers: compilers! },
       });
       await app.listen({ port: config.port, host: config.host });
       const a = app;
@@ -157,11 +197,16 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
         "HTTP server listening; API docs at /api/docs",
       );
     }
-    return { app, indexer, anvil, db, rpc, done, stop: stopAll };
+    return { app, indexer, anvil, db, rpc, compilers, chains, done, stop: stopAll };
   } catch (e) {
     await stopAll();
     throw e;
   }
+}
+
+async function readIndexedChainId(db: Db): Promise<number | null> {
+  const [row] = await db.query<{ chain_id: number }>("select chain_id from indexer_state where id = 1");
+  return row?.chain_id ?? null;
 }
 
 export const dataPath = (config: Config, ...parts: string[]) => join(config.dataDir, ...parts);

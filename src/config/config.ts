@@ -16,6 +16,7 @@ export type Config = Readonly<{
   databaseUrl: string | undefined;
   dataDir: string;
   rpcUrl: string | undefined;
+  chainName: string;
   chainsConfig: string | undefined;
   startBlock: number;
   reorgDepth: number;

@@ -5,6 +5,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Config } from "../config/config.js";
 import type { Db } from "../db/db.js";
 import type { Logger } from "../util/logger.js";
+import { apiV1Plugin, type VerifierHttpDeps } from "./api-v1/plugin.js";
 import { apiV2Plugin } from "./api-v2/plugin.js";
 import { type HealthSources, healthRoutes } from "./health.js";
 
@@ -13,6 +14,8 @@ export type AppDeps = {
   config: Pick<Config, "bodyLimit">;
   logger?: Logger | false;
   health?: HealthSources;
+  /** The verifier's chains and compilers; without it `/api/v1` is not served. */
+  verifier?: VerifierHttpDeps;
 };
 
 // The app as route modules see it: any logger, TypeBox schemas inferring handler types.
@@ -45,6 +48,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await app.register(healthRoutes, { db: deps.db, sources: deps.health ?? {} });
   await app.register(apiV2Plugin, { prefix: "/api/v2", db: deps.db });
+  if (deps.verifier) await app.register(apiV1Plugin, { prefix: "/api/v1", verifier: deps.verifier });
 
   app.setNotFoundHandler((_req, reply) => {
     void reply.code(404).send({ message: "Not found" });
