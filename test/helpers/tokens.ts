@@ -22,7 +22,8 @@ export async function send(url: string, tx: { from: Address; to?: Address; data:
     r = await rpc<{ status: Hex } | null>(url, "eth_getTransactionReceipt", [hash]);
     if (!r) await new Promise((ok) => setTimeout(ok, 25));
   }
-  if (r?.status !== "0x1") throw new Error(`transaction ${hash} reverted`);
+  if (r?.status !== "0x1")
+    throw new Error(`transaction ${hash} reverted (${tx.data.slice(0, 10)} to ${tx.to ?? "create"})`);
   return hash;
 }
 

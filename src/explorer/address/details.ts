@@ -1,6 +1,8 @@
 import { type Address, getAddress } from "viem";
 import { fromByteaOrNull, toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
+import { getCoinBalanceSummary } from "../coin-balance/service.js";
+import type { CoinBalanceSummary } from "../coin-balance/views.js";
 import {
   TOKEN_COLUMNS,
   type TokenColumns,
@@ -10,29 +12,6 @@ import {
 } from "../tokens/view.js";
 import { type AddressDeps, loadAddressObject } from "./loader.js";
 import type { AddressObject } from "./view.js";
-
-export type CoinBalanceSummary = {
-  coin_balance: string | null;
-  block_number_balance_updated_at: number | null;
-};
-
-/**
- * The latest native balance, read from the coin-balance history table (002_coin_balances.sql) when it is there;
- * null when the history is not indexed (a database without that table, or an address it never saw).
- */
-export async function readCoinBalanceSummary(db: Queryable, address: Address): Promise<CoinBalanceSummary> {
-  try {
-    const [r] = await db.query<{ value: string; block_number: number }>(
-      "select value::text as value, block_number from coin_balance_changes where address = $1 order by block_number desc limit 1",
-      [toBytea(address)],
-    );
-    return r
-      ? { coin_balance: r.value, block_number_balance_updated_at: Number(r.block_number) }
-      : { coin_balance: null, block_number_balance_updated_at: null };
-  } catch {
-    return { coin_balance: null, block_number_balance_updated_at: null };
-  }
-}
 
 export type AddressDetails = AddressObject &
   CoinBalanceSummary & {
@@ -80,7 +59,7 @@ export async function addressDetails(
       [a],
     ),
     loadAddressObject(db, address, deps),
-    (deps.coinBalance ?? readCoinBalanceSummary)(db, address),
+    (deps.coinBalance ?? getCoinBalanceSummary)(db, address),
   ]);
   const r = row!;
   return {

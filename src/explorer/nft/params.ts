@@ -12,7 +12,7 @@ export const NFT_TYPES: readonly NftType[] = ["ERC-721", "ERC-1155", "ERC-404"];
 export function parseNftTypes(raw: string | undefined): NftType[] {
   if (raw === undefined) return [...NFT_TYPES];
   const v = raw.trim().toUpperCase();
-  if (v !== "" && !/^\[?ERC-\d+(,ERC-\d+)*\]?$/.test(v))
+  if (!/^\[?(ERC-\d+(,ERC-\d+)*)?\]?$/.test(v))
     throw new InvalidInputError(`Invalid value for type: "${raw}"`, { field: "type" });
   const wanted = new Set(v.replace(/^\[|\]$/g, "").split(","));
   const types = NFT_TYPES.filter((t) => wanted.has(t));
