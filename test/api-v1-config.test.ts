@@ -1,33 +1,18 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseChainsConfig, withIndexedChain } from "../src/config/chains.js";
 import { type App, buildApp } from "../src/http/app.js";
-import { type CompilerRegistry, createCompilers } from "../src/verifier/compilers/index.js";
+import type { CompilerRegistry } from "../src/verifier/compilers/index.js";
+import { offlineCompilers } from "./helpers/compilers.js";
 import { createTestDb, type TestDb } from "./helpers/db.js";
-
-const silent = { info() {}, warn() {}, error() {}, debug() {} };
 
 describe("/api/v1 chains and compilers", () => {
   let t: TestDb;
   let app: App;
   let compilers: CompilerRegistry;
-  const dir = mkdtempSync(join(tmpdir(), "lookout-v1-"));
   beforeAll(async () => {
     t = await createTestDb();
     // Offline: the list URLs answer nothing, so the npm-installed solc-js versions are served.
-    compilers = createCompilers(
-      {
-        compilersDir: dir,
-        solcListUrl: "http://127.0.0.1:1/list.json",
-        solcjsListUrl: "http://127.0.0.1:1/bin/list.json",
-        vyperListUrl: "http://127.0.0.1:1/vyper.json",
-        listRefreshMs: 0,
-      },
-      silent,
-    );
-    await compilers.ready();
+    compilers = await offlineCompilers();
     const chains = withIndexedChain(
       parseChainsConfig(
         JSON.stringify([
@@ -55,7 +40,6 @@ describe("/api/v1 chains and compilers", () => {
     await app?.close();
     await compilers?.close();
     await t?.drop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("lists chains in configuration order with the indexed chain present, ids as strings", async () => {
