@@ -16,6 +16,7 @@ import { FatalIndexerError, Indexer } from "./indexer/runtime.js";
 import type { Logger } from "./util/logger.js";
 import { createChainClients, type VerifierChain } from "./verifier/chain-clients.js";
 import { type CompilerRegistry, createCompilers } from "./verifier/compilers/index.js";
+import { verify } from "./verifier/service/index.js";
 
 export type Mode = { http: boolean; indexer: boolean };
 
@@ -187,7 +188,11 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
           ...(rpc ? { rpcHead: async () => Number(await rpc.request<string>("eth_blockNumber", [])) } : {}),
           ...(indexer ? { progress: indexer.progress, chainId: () => indexer!.chainId } : {}),
         },
-        verifier: { chains: [...chains.values()].map((c) => c.config), compilers: compilers! },
+        verifier: {
+          chains: [...chains.values()].map((c) => c.config),
+          compilers: compilers!,
+          verify: (req) => verify({ chains, compilers: compilers!, db }, req),
+        },
       });
       await app.listen({ port: config.port, host: config.host });
       const a = app;

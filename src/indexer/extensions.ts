@@ -1,11 +1,12 @@
 import type { Config } from "../config/config.js";
 import type { Db } from "../db/db.js";
 import type { Logger } from "../util/logger.js";
+import { automaticVerificationExtension } from "../verifier/store/auto-verify.js";
 import { coinBalanceExtension } from "./balances/extension.js";
 import type { IndexerExtension } from "./extension.js";
 import { tokenIndexerExtensions } from "./tokens/index.js";
 
 /** The indexer parts beyond the core tables, in the order they write. */
 export function defaultExtensions(_deps: { config: Config; db: Db; logger: Logger }): IndexerExtension[] {
-  return [coinBalanceExtension(), ...tokenIndexerExtensions(_deps)];
+  return [coinBalanceExtension(), ...tokenIndexerExtensions(_deps), automaticVerificationExtension()];
 }

@@ -4,11 +4,14 @@ import type { ChainConfig } from "../../config/chains.js";
 import type { CompilerVersionInfo } from "../../verifier/compilers/index.js";
 import { v1ErrorHandler } from "./errors.js";
 import { Chain, Compiler, ErrorBody } from "./schemas.js";
+import { solidityVerifyRoutes, type VerifyFn } from "./verify-routes.js";
 
 /** What the verifier API needs from the rest of the service. */
 export type VerifierHttpDeps = {
   chains: readonly ChainConfig[];
   compilers: { listSolidity(): CompilerVersionInfo[]; listVyper(): CompilerVersionInfo[] };
+  /** The verify service (src/verifier/service), bound to chains, compilers and the database. */
+  verify?: VerifyFn;
 };
 
 /** Chain objects as Blockscout's proxy verifier shows them (ids as strings, configuration order). */
@@ -30,6 +33,7 @@ export const apiV1Plugin: FastifyPluginAsync<{ verifier: VerifierHttpDeps }> = a
     void reply.code(404).send({ code: 5, message: "Not found" });
   });
   const errors = { 400: ErrorBody };
+  if (verifier.verify) await app.register(solidityVerifyRoutes, { verify: verifier.verify });
 
   app.get(
     "/chains",

@@ -42,4 +42,5 @@ export const apiV2Plugin: FastifyPluginAsync<ApiV2Options> = async (app, _opts) 
   });
   await app.register(tokenExplorerRoutes, { db: _opts.db });
   await app.register(coinBalanceRoutes, { db: _opts.db });
+  await app.register((await import("./bytecode-search.js")).bytecodeSearchRoutes, { db: _opts.db });
 };

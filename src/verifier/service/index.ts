@@ -1,0 +1,34 @@
+/**
+ * The verify service: the verifier's only I/O (chain RPC, our index, compilers, the store). HTTP dialects
+ * (/api/v1, Etherscan, Sourcify) call `verify()` and render its three outcomes in their own shapes.
+ */
+export {
+  type CandidateContract,
+  compileErrors,
+  contractsFromOutput,
+  mayHoldSeveralAuxdata,
+  withDiffedAuxdata,
+} from "./compiled.js";
+export { diagnoseFailure, NO_MATCH_MESSAGE } from "./diagnosis.js";
+export {
+  type CompileAttempt,
+  editedForAuxdata,
+  librariesSetting,
+  OUTPUT_SELECTION,
+  type ParsedStandardJson,
+  parseStandardJsonInput,
+  type SolidityMultiPart,
+  solidityMultiPartAttempts,
+  withOutputSelection,
+} from "./inputs.js";
+export {
+  type CreationFacts,
+  creationFromTransaction,
+  indexedCreation,
+  loadOnchainFacts,
+  NOT_A_CONTRACT,
+  type OnchainFacts,
+  SELF_DESTRUCTED,
+} from "./onchain.js";
+export type * from "./types.js";
+export { compilationFailureMessage, validateTargets, verify } from "./verify.js";

@@ -1,0 +1,112 @@
+import type { Queryable } from "../../db/db.js";
+import type { VerifierChain } from "../chain-clients.js";
+import type {
+  CompileRequest,
+  CompilerLanguage,
+  CompilerOutput,
+  StandardJsonInput,
+} from "../compilers/index.js";
+import type {
+  BytecodeMatch,
+  ConstructorArguments,
+  Hex,
+  MatchType,
+  Transformation,
+  TransformationValues,
+} from "../matching/index.js";
+import type { CompileAttempt } from "./inputs.js";
+
+/** What the verify service needs from compiler management (CompilerRegistry fits). */
+export type VerifierCompilers = {
+  compile(req: CompileRequest): Promise<CompilerOutput>;
+  /** Canonical `v…` name; throws InvalidInputError for unknown versions. */
+  resolveVersion(language: CompilerLanguage, version: string): string;
+  /** EVM versions of the version, "default" included; throws InvalidInputError for unknown versions. */
+  evmVersions(language: CompilerLanguage, version: string): string[];
+};
+
+export type VerifyDeps = {
+  /** Verifier chains by decimal id. */
+  chains: ReadonlyMap<string, VerifierChain>;
+  compilers: VerifierCompilers;
+  /** Our database: the index (creation data of the indexed chain) and the verified-contract store. */
+  db: Queryable;
+};
+
+export type ContractRef = {
+  /** Decimal chain id (a number is accepted too). */
+  chainId: string | number;
+  address: string;
+  /** When known (Etherscan/Sourcify clients send it), lets chains we do not index give creation data. */
+  creationTransactionHash?: string | null;
+};
+
+export type VerifyRequest = {
+  language: CompilerLanguage;
+  /** Requested compiler version (`v` and a shortened commit allowed). */
+  compiler: string;
+  contracts: readonly ContractRef[];
+  /** One standard JSON input ... */
+  input?: StandardJsonInput;
+  /** ... or attempts tried in order (multi-part); the first attempt that verifies a contract wins for it. */
+  attempts?: readonly CompileAttempt[];
+};
+
+export type ValidationItem = {
+  status: "VALID" | "INVALID";
+  message: string;
+  chainId: string;
+  address: Hex;
+};
+
+export type VerificationStatus = "FULLY_VERIFIED" | "PARTIALLY_VERIFIED" | "FAILURE";
+
+/** Why a contract did not verify, in words and as data. */
+export type FailureDiagnosis = {
+  reason:
+    | "no_match"
+    | "wrong_compiler_version"
+    | "optimizer_settings_suspected"
+    | "constructor_arguments_invalid"
+    | "no_code_in_output"
+    | "onchain_data_unavailable";
+  message: string;
+  closest?: {
+    contractName: string;
+    fileName: string;
+    side: "creation" | "runtime";
+    firstDifferingByte?: number;
+    compiledLength?: number;
+    onchainLength?: number;
+  };
+  compilerVersions?: { compiled: string; onchain: string };
+};
+
+export type VerificationItem = {
+  status: VerificationStatus;
+  message: string;
+  chainId: string;
+  address: Hex;
+  contractName?: string;
+  fileName?: string;
+  matchType?: MatchType;
+  creationMatch?: MatchType | null;
+  runtimeMatch?: MatchType | null;
+  transformations?: {
+    creation: Transformation[];
+    runtime: Transformation[];
+    creationValues: TransformationValues;
+    runtimeValues: TransformationValues;
+  };
+  constructorArguments?: ConstructorArguments | null;
+  /** True when the store already held a full match and keeps it (this request matched only partially). */
+  alreadyVerified?: boolean;
+  diagnosis?: FailureDiagnosis;
+};
+
+export type VerifyResponse =
+  | { kind: "validation"; items: ValidationItem[] }
+  | { kind: "compilationFailure"; message: string; errors: string[] }
+  | { kind: "verification"; items: VerificationItem[] };
+
+export type { BytecodeMatch };

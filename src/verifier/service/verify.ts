@@ -1,0 +1,322 @@
+import { InvalidInputError } from "../../errors/base.js";
+import type { CompilerLanguage, StandardJsonInput } from "../compilers/index.js";
+import {
+  type ContractMatch,
+  type Hex,
+  type Language,
+  matchContract,
+  selectBestMatch,
+} from "../matching/index.js";
+import type { VerifiedContractRecord } from "../store/types.js";
+import { saveVerifiedContract } from "../store/verified-contracts.js";
+import {
+  type CandidateContract,
+  compileErrors,
+  contractsFromOutput,
+  mayHoldSeveralAuxdata,
+  withDiffedAuxdata,
+} from "./compiled.js";
+import { diagnoseFailure } from "./diagnosis.js";
+import {
+  type CompileAttempt,
+  editedForAuxdata,
+  sourceTexts,
+  storedSettings,
+  withOutputSelection,
+} from "./inputs.js";
+import { loadOnchainFacts, type OnchainFacts } from "./onchain.js";
+import type {
+  ContractRef,
+  ValidationItem,
+  VerificationItem,
+  VerifyDeps,
+  VerifyRequest,
+  VerifyResponse,
+} from "./types.js";
+
+type Target = { chainId: string; address: Hex; creationTransactionHash: string | null };
+type Facts = OnchainFacts | { status: "error"; message: string };
+
+const ADDRESS_RE = /^(0x)?[0-9a-fA-F]{40}$/;
+
+/**
+ * Checks the request before any I/O: every chain configured, every address 20 bytes of hex (checksum not
+ * enforced). Throws InvalidInputError with upstream's wording (a 400 for HTTP clients).
+ */
+export function validateTargets(
+  deps: Pick<VerifyDeps, "chains">,
+  contracts: readonly ContractRef[],
+): Target[] {
+  return contracts.map((c) => {
+    const chainId = String(c.chainId).trim();
+    if (!/^\d+$/.test(chainId) || !deps.chains.has(chainId)) {
+      throw new InvalidInputError(`chain_id=${String(c.chainId)}; is not supported`, { field: "chainId" });
+    }
+    if (typeof c.address !== "string" || !ADDRESS_RE.test(c.address)) {
+      throw new InvalidInputError(
+        `chain_id=${chainId}, address=${String(c.address)}; invalid address=expected 20 bytes of hex`,
+        { field: "address" },
+      );
+    }
+    const body = c.address.replace(/^0x/, "").toLowerCase();
+    return {
+      chainId,
+      address: `0x${body}` as Hex,
+      creationTransactionHash: c.creationTransactionHash ?? null,
+    };
+  });
+}
+
+/** EVM versions named in the inputs must be ones this compiler version supports (else a 400). */
+function checkEvmVersions(
+  deps: VerifyDeps,
+  language: CompilerLanguage,
+  version: string,
+  inputs: StandardJsonInput[],
+) {
+  const supported = deps.compilers.evmVersions(language, version);
+  for (const input of inputs) {
+    const evm = (input.settings as { evmVersion?: unknown } | undefined)?.evmVersion;
+    if (evm === undefined || evm === null) continue;
+    if (typeof evm !== "string" || !supported.includes(evm)) {
+      throw new InvalidInputError(
+        `invalid evm_version: ${String(evm)} is not supported by ${version} (supported: ${supported.join(", ")})`,
+        { field: "evmVersion" },
+      );
+    }
+  }
+}
+
+const languageOf = (input: StandardJsonInput, fallback: CompilerLanguage): Language =>
+  input.language === "Yul" ? "Yul" : input.language === "Vyper" ? "Vyper" : fallback;
+
+type AttemptResult = { ok: true; candidates: CandidateContract[] } | { ok: false; errors: string[] };
+
+/** Compiles one attempt (cached by the registry); a factory-like output is compiled a second time, edited. */
+async function compileAttempt(
+  deps: VerifyDeps,
+  language: CompilerLanguage,
+  version: string,
+  attempt: CompileAttempt,
+): Promise<AttemptResult> {
+  const engineVersion = version.replace(/^v/, "");
+  const candidates: CandidateContract[] = [];
+  for (const raw of attempt.inputs) {
+    const input = withOutputSelection(raw);
+    const output = await deps.compilers.compile({ language, version, input });
+    const errors = compileErrors(output);
+    if (errors.length) return { ok: false, errors: errors.map((e) => e.formattedMessage ?? e.message) };
+    const lang = languageOf(input, language);
+    let found = contractsFromOutput(output, raw, lang, engineVersion);
+    if (
+      found.some(
+        (c) =>
+          mayHoldSeveralAuxdata(c.compiled.creationCode) || mayHoldSeveralAuxdata(c.compiled.runtimeCode),
+      )
+    ) {
+      const edited = await deps.compilers.compile({ language, version, input: editedForAuxdata(input) });
+      if (compileErrors(edited).length === 0) {
+        found = withDiffedAuxdata(found, contractsFromOutput(edited, raw, lang, engineVersion));
+      }
+    }
+    candidates.push(...found);
+  }
+  return { ok: true, candidates };
+}
+
+export const compilationFailureMessage = (errors: readonly string[]) =>
+  `Compilation error: [\n${errors.map((e) => `    ${JSON.stringify(e)},\n`).join("")}]`;
+
+/**
+ * Verifies sources against N contracts on any configured chains: validates every address, compiles once, matches
+ * each contract against every contract of the output, stores the matches. The three outcomes are upstream's:
+ * validation results (some address is not a contract; nothing compiled), a compilation failure, or one
+ * verification result per contract in request order.
+ */
+export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<VerifyResponse> {
+  const targets = validateTargets(deps, req.contracts);
+  const version = deps.compilers.resolveVersion(req.language, req.compiler);
+  const attempts: readonly CompileAttempt[] = req.attempts ?? (req.input ? [{ inputs: [req.input] }] : []);
+  if (attempts.length === 0 || attempts.some((a) => a.inputs.length === 0))
+    throw new InvalidInputError("No sources to compile");
+  checkEvmVersions(
+    deps,
+    req.language,
+    version,
+    attempts.flatMap((a) => a.inputs),
+  );
+  if (targets.length === 0) return { kind: "verification", items: [] };
+
+  const facts: Facts[] = await Promise.all(
+    targets.map((t) =>
+      loadOnchainFacts(deps.chains.get(t.chainId)!, deps.db, t.address, {
+        creationTransactionHash: t.creationTransactionHash,
+      }).catch(
+        (e: unknown): Facts => ({
+          status: "error",
+          message: `Error while retrieving on-chain data: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`,
+        }),
+      ),
+    ),
+  );
+  if (facts.some((f) => f.status === "invalid")) {
+    return {
+      kind: "validation",
+      items: targets.map((t, i): ValidationItem => {
+        const f = facts[i]!;
+        return f.status === "invalid"
+          ? { status: "INVALID", message: f.message, chainId: t.chainId, address: t.address }
+          : { status: "VALID", message: "Ok", chainId: t.chainId, address: t.address };
+      }),
+    };
+  }
+
+  // Attempts compile lazily, once per request; the first one must compile (its errors are the user's).
+  const compiled: Array<Promise<AttemptResult> | undefined> = [];
+  const attemptResult = (k: number) => {
+    compiled[k] ??= compileAttempt(deps, req.language, version, attempts[k]!);
+    return compiled[k]!;
+  };
+  const first = await attemptResult(0);
+  if (!first.ok) {
+    return {
+      kind: "compilationFailure",
+      message: compilationFailureMessage(first.errors),
+      errors: first.errors,
+    };
+  }
+
+  const items: VerificationItem[] = [];
+  for (const [i, t] of targets.entries()) {
+    const f = facts[i]!;
+    if (f.status !== "valid") {
+      items.push({
+        status: "FAILURE",
+        message: f.status === "error" ? f.message : "Invalid contract",
+        chainId: t.chainId,
+        address: t.address,
+      });
+      continue;
+    }
+    const onchain = { runtimeCode: f.runtimeCode, creationInput: f.creation?.creationInput ?? null };
+    let firstTried: Array<{ candidate: CandidateContract; result: ContractMatch }> = [];
+    let winner: { candidate: CandidateContract; result: ContractMatch } | null = null;
+    for (let k = 0; k < attempts.length && !winner; k++) {
+      const r = await attemptResult(k);
+      if (!r.ok) continue;
+      const tried = r.candidates.map((candidate) => ({
+        candidate,
+        result: matchContract(candidate.compiled, onchain),
+      }));
+      if (k === 0) firstTried = tried;
+      const best = selectBestMatch(tried.map((x) => x.result));
+      if (best) winner = tried[best.index]!;
+    }
+    if (!winner) {
+      const diagnosis = diagnoseFailure(firstTried, onchain.creationInput !== null);
+      items.push({
+        status: "FAILURE",
+        message: diagnosis.message,
+        chainId: t.chainId,
+        address: t.address,
+        diagnosis,
+      });
+      continue;
+    }
+    const saved = await saveVerifiedContract(deps.db, toRecord(req.language, version, t, f, winner));
+    items.push(successItem(deps, t, winner, saved.record));
+  }
+  return { kind: "verification", items };
+}
+
+function librariesOf(input: StandardJsonInput, result: ContractMatch): Record<string, Hex> {
+  const out: Record<string, Hex> = {};
+  const linked = (input.settings as { libraries?: Record<string, Record<string, string>> } | undefined)
+    ?.libraries;
+  for (const [file, libs] of Object.entries(linked ?? {})) {
+    for (const [name, address] of Object.entries(libs ?? {})) {
+      out[file ? `${file}:${name}` : name] = address.toLowerCase() as Hex;
+    }
+  }
+  Object.assign(out, result.creationMatch.values.libraries ?? {}, result.runtimeMatch.values.libraries ?? {});
+  return out;
+}
+
+function toRecord(
+  language: CompilerLanguage,
+  version: string,
+  t: Target,
+  f: Extract<OnchainFacts, { status: "valid" }>,
+  w: { candidate: CandidateContract; result: ContractMatch },
+): Omit<VerifiedContractRecord, "verifiedAt"> {
+  const r = w.result;
+  return {
+    chainId: t.chainId,
+    address: t.address,
+    matchType: r.matchType!,
+    creationMatch: r.creationMatch.type,
+    runtimeMatch: r.runtimeMatch.type,
+    automatic: false,
+    blockNumber: null,
+    verifiedFrom: null,
+    language: w.candidate.compiled.language,
+    compiler: language === "Vyper" ? "vyper" : "solc",
+    compilerVersion: version,
+    compilerSettings: storedSettings(w.candidate.input),
+    sources: sourceTexts(w.candidate.input),
+    fileName: w.candidate.fileName,
+    contractName: w.candidate.contractName,
+    abi: w.candidate.compiled.abi ?? null,
+    constructorArguments: r.constructorArguments?.encoded ?? null,
+    libraries: librariesOf(w.candidate.input, r),
+    creationTransformations: r.creationMatch.match ? r.creationMatch.transformations : null,
+    creationValues: r.creationMatch.match ? r.creationMatch.values : null,
+    runtimeTransformations: r.runtimeMatch.match ? r.runtimeMatch.transformations : null,
+    runtimeValues: r.runtimeMatch.match ? r.runtimeMatch.values : null,
+    compiled: w.candidate.compiled,
+    isBlueprint: r.isBlueprint,
+    onchainCreationCode: f.creation?.creationInput ?? null,
+    onchainRuntimeCode: f.runtimeCode,
+    creationTransactionHash: f.creation?.transactionHash ?? null,
+  };
+}
+
+function explorerLink(deps: VerifyDeps, t: Target): string | null {
+  const base = deps.chains.get(t.chainId)?.config.explorerUrl;
+  return base ? new URL(`/address/${t.address}`, base).toString() : null;
+}
+
+function successItem(
+  deps: VerifyDeps,
+  t: Target,
+  w: { candidate: CandidateContract; result: ContractMatch },
+  stored: VerifiedContractRecord,
+): VerificationItem {
+  const r = w.result;
+  const keptFull = stored.matchType === "full" && r.matchType !== "full";
+  const full = stored.matchType === "full";
+  const link = explorerLink(deps, t);
+  const name = `${w.candidate.fileName}:${w.candidate.contractName}`;
+  const message = keptFull
+    ? `This contract is already fully verified (exact match); these sources match only partially, so the full match is kept${link ? ` [${link}]` : ""}.`
+    : (link ?? `${full ? "Fully" : "Partially"} verified as ${name}`);
+  return {
+    status: full ? "FULLY_VERIFIED" : "PARTIALLY_VERIFIED",
+    message,
+    chainId: t.chainId,
+    address: t.address,
+    contractName: keptFull ? stored.contractName : w.candidate.contractName,
+    fileName: keptFull ? stored.fileName : w.candidate.fileName,
+    matchType: stored.matchType,
+    creationMatch: keptFull ? stored.creationMatch : r.creationMatch.type,
+    runtimeMatch: keptFull ? stored.runtimeMatch : r.runtimeMatch.type,
+    transformations: {
+      creation: r.creationMatch.transformations,
+      runtime: r.runtimeMatch.transformations,
+      creationValues: r.creationMatch.values,
+      runtimeValues: r.runtimeMatch.values,
+    },
+    constructorArguments: r.constructorArguments,
+    ...(keptFull ? { alreadyVerified: true } : {}),
+  };
+}

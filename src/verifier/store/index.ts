@@ -1,0 +1,12 @@
+/** The verified-contract store ("bytecode database"): SQL over `verified_contracts` (migration 004). */
+export { automaticVerificationExtension, verifyAutomatically } from "./auto-verify.js";
+export { type BytecodeType, type SourceMatch, searchSourcesByBytecode } from "./search.js";
+export type * from "./types.js";
+export {
+  candidatesByCreationPrefix,
+  candidatesByRuntimeLength,
+  createVerifiedContractLookup,
+  getVerifiedContract,
+  revertAutomaticVerifications,
+  saveVerifiedContract,
+} from "./verified-contracts.js";

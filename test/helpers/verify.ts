@@ -1,0 +1,129 @@
+import { mkdirSync } from "node:fs";
+import type { Hex } from "viem";
+import { createRpc } from "../../src/chain/rpc.js";
+import { type ChainConfig, withIndexedChain } from "../../src/config/chains.js";
+import { type App, buildApp } from "../../src/http/app.js";
+import type { Indexer } from "../../src/indexer/runtime.js";
+import { packagePath } from "../../src/util/package-root.js";
+import type { VerifierChain } from "../../src/verifier/chain-clients.js";
+import { type CompilerRegistry, createCompilers } from "../../src/verifier/compilers/index.js";
+import { verify } from "../../src/verifier/service/index.js";
+import { automaticVerificationExtension } from "../../src/verifier/store/index.js";
+import { rpc } from "./activity.js";
+import { startTestChain, type TestChain } from "./anvil.js";
+import { createTestDb, type TestDb } from "./db.js";
+import { createTestIndexer, indexToHead } from "./indexer.js";
+
+const silent = { info() {}, warn() {}, error() {}, debug() {} };
+
+/** Offline compiler registry on the npm-installed solc-js versions (list URLs answer nothing). */
+export async function offlineVerifierCompilers(): Promise<CompilerRegistry> {
+  const dir = packagePath("node_modules/.cache/lookout-test-verify-compilers");
+  mkdirSync(dir, { recursive: true });
+  const c = createCompilers(
+    {
+      compilersDir: dir,
+      solcListUrl: "http://127.0.0.1:1/list.json",
+      solcjsListUrl: "http://127.0.0.1:1/bin/list.json",
+      vyperListUrl: "http://127.0.0.1:1/vyper.json",
+      listRefreshMs: 0,
+      concurrency: 2,
+    },
+    silent,
+  );
+  await c.ready();
+  return c;
+}
+
+export type VerifierEnv = {
+  chain: TestChain;
+  /** A second anvil the verifier knows but does not index (runtime-only verification there). */
+  other: TestChain | null;
+  db: TestDb;
+  indexer: Indexer;
+  app: App;
+  compilers: CompilerRegistry;
+  /** Sends a creation transaction and returns the new contract's address. */
+  deploy(data: Hex, on?: TestChain): Promise<Hex>;
+  /** Indexes the indexed chain up to its head. */
+  sync(): Promise<void>;
+  post(url: string, body: unknown): Promise<{ statusCode: number; body: any }>;
+  stop(): Promise<void>;
+};
+
+/** anvil (indexed) + optional second anvil + database + indexer + app with the verify routes. */
+export async function startVerifierEnv(
+  o: { hardfork?: string; secondChain?: boolean; compilers?: CompilerRegistry } = {},
+): Promise<VerifierEnv> {
+  const chain = await startTestChain(o.hardfork ? { hardfork: o.hardfork } : {});
+  const other = o.secondChain ? await startTestChain({ chainId: 31338 }) : null;
+  const db = await createTestDb();
+  const indexer = await createTestIndexer(db.db, chain.anvil.url, {
+    extensions: [automaticVerificationExtension()],
+  });
+  const compilers = o.compilers ?? (await offlineVerifierCompilers());
+  const configs: ChainConfig[] = withIndexedChain(
+    other
+      ? [
+          {
+            id: "31338",
+            name: "Other",
+            rpcUrl: other.anvil.url,
+            isTestnet: true,
+            iconUrl: null,
+            explorerUrl: null,
+            indexed: false,
+          },
+        ]
+      : [],
+    { id: String(chain.anvil.chainId), name: "Local", rpcUrl: chain.anvil.url },
+  );
+  const chains = new Map<string, VerifierChain>(
+    configs.map((c) => [
+      c.id,
+      { config: c, rpc: createRpc({ url: c.rpcUrl, batchSize: 10, timeoutMs: 10_000, retries: 2 }) },
+    ]),
+  );
+  const app = await buildApp({
+    db: db.db,
+    config: { bodyLimit: 16 * 1024 * 1024 },
+    logger: false,
+    verifier: {
+      chains: configs,
+      compilers,
+      verify: (req) => verify({ chains, compilers, db: db.db }, req),
+    },
+  });
+  return {
+    chain,
+    other,
+    db,
+    indexer,
+    app,
+    compilers,
+    async deploy(data, on = chain) {
+      const hash = await rpc<Hex>(on.anvil.url, "eth_sendTransaction", [
+        { from: on.accounts[0]!.address, data, gas: "0x1c9c380" },
+      ]);
+      const receipt = await rpc<{ contractAddress: Hex; status: Hex }>(
+        on.anvil.url,
+        "eth_getTransactionReceipt",
+        [hash],
+      );
+      if (receipt.status !== "0x1") throw new Error("deployment reverted");
+      return receipt.contractAddress;
+    },
+    sync: () => indexToHead(indexer, db.db, chain.anvil.url),
+    async post(url, body) {
+      const r = await app.inject({ method: "POST", url, payload: body as object });
+      return { statusCode: r.statusCode, body: r.json() };
+    },
+    async stop() {
+      await app.close();
+      if (!o.compilers) await compilers.close();
+      await db.drop();
+      await chain.stop();
+      await other?.stop();
+    },
+  };
+}
