@@ -81,7 +81,7 @@ export async function startCompilerServer(): Promise<CompilerServer> {
       const listUrl = new URL(listPath, url);
       const entries = builds.map((b) => {
         const fileUrl = new URL(b.path, listUrl);
-        if (fileUrl.origin === url) api.serve(fileUrl.pathname, { body: b.body });
+        if (fileUrl.origin === url) api.serve(decodeURIComponent(fileUrl.pathname), { body: b.body });
         const sha = b.sha256 ?? sha256Hex(b.body);
         const [version, build] = b.longVersion.split("+");
         if (b.vyperStyle) return { path: b.path, version, build, longVersion: b.longVersion, sha256: sha };
