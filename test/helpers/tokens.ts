@@ -82,7 +82,9 @@ export async function walkNft(app: App, holder: string, type?: string) {
   let params: Record<string, string | number> | null = {};
   for (let guard = 0; params && guard < 10_000; guard++) {
     const q = new URLSearchParams(
-      Object.entries({ ...params, ...(type !== undefined ? { type } : {}) }).map(([k, v]) => [k, String(v)]),
+      Object.entries({ ...params, ...(type !== undefined ? { type } : {}) }).map(
+        ([k, v]): [string, string] => [k, String(v)],
+      ),
     );
     const res = await app.inject({ method: "GET", url: `/api/v2/addresses/${holder}/nft?${q}` });
     if (res.statusCode !== 200) throw new Error(`GET nft: ${res.statusCode} ${res.body}`);
