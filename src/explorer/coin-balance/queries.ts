@@ -11,6 +11,17 @@ export type CoinBalanceRow = {
   block_timestamp: Date;
 };
 
+/**
+ * Ordered by the whole primary key, not by block_number alone: with `order by block_number desc` the planner may
+ * walk the block_number index (used by reorg deletes) backwards and filter by address, which for a busy address
+ * looked cheap and read hundreds of other addresses' rows per page. The full key order only the primary key gives.
+ */
+export const COIN_BALANCE_PAGE_SQL = `select block_number, value, delta, transaction_hash, block_timestamp
+  from coin_balance_changes
+  where address = $1 and block_number < $2
+  order by address desc, block_number desc
+  limit $3`;
+
 // Above every real height; lets the first page use the same statement (and plan) as every other page.
 const NO_CURSOR = Number.MAX_SAFE_INTEGER;
 
@@ -25,14 +36,7 @@ export function coinBalancePage(
   beforeBlock: number | null,
   limit: number,
 ): Promise<CoinBalanceRow[]> {
-  return db.query<CoinBalanceRow>(
-    `select block_number, value, delta, transaction_hash, block_timestamp
-     from coin_balance_changes
-     where address = $1 and block_number < $2
-     order by block_number desc
-     limit $3`,
-    [toBytea(address), beforeBlock ?? NO_CURSOR, limit],
-  );
+  return db.query<CoinBalanceRow>(COIN_BALANCE_PAGE_SQL, [toBytea(address), beforeBlock ?? NO_CURSOR, limit]);
 }
 
 /** The newest change of an address: its current balance and the block that set it. */
@@ -42,7 +46,7 @@ export async function latestCoinBalance(
 ): Promise<{ value: string; block_number: number } | null> {
   const [row] = await db.query<{ value: string; block_number: number }>(
     `select value, block_number from coin_balance_changes
-     where address = $1 order by block_number desc limit 1`,
+     where address = $1 order by address desc, block_number desc limit 1`,
     [toBytea(address)],
   );
   return row ?? null;
@@ -65,7 +69,7 @@ export async function dailyCoinBalances(
   const [boundary] = await db.query<{ block_number: number; value: string }>(
     `select block_number, value from coin_balance_changes
      where address = $1 and block_timestamp < $2
-     order by block_number desc limit 1`,
+     order by address desc, block_number desc limit 1`,
     [a, since],
   );
   const days = await db.query<DailyRow>(
