@@ -164,6 +164,34 @@ describe("installed solc-js versions", () => {
     expect(ticks).toBeGreaterThan(0);
   });
 
+  it.each(["0.4.26+commit.4563c3fc", "0.8.37+commit.f401782d"])(
+    "%s: no input can read the server's files",
+    async (version) => {
+      const pragma = version.startsWith("0.4") ? "pragma solidity ^0.4.24;" : "pragma solidity ^0.8.0;";
+      const attempts: Array<Record<string, unknown>> = [
+        { "C.sol": { urls: ["/etc/passwd"] } },
+        { "C.sol": { urls: ["file:///etc/passwd"] } },
+        { "C.sol": { content: `${pragma} import "../../../../etc/passwd"; contract C {}` } },
+        { "C.sol": { content: `${pragma} import "/etc/passwd"; contract C {}` } },
+        { "C.sol": { content: `${pragma} import {X} from "file:///etc/passwd"; contract C {}` } },
+        { "sub/C.sol": { content: `${pragma} import "./../../../../../etc/passwd"; contract C {}` } },
+      ];
+      for (const sources of attempts) {
+        const out = await compilers.compile({
+          language: "Solidity",
+          version,
+          input: {
+            language: "Solidity",
+            sources,
+            settings: { outputSelection: { "*": { "*": ["*"], "": ["ast"] } } },
+          },
+        });
+        expect(errorsOf(out).length, JSON.stringify(sources)).toBeGreaterThan(0);
+        expect(JSON.stringify(out)).not.toMatch(/root:|nologin|\/bin\/(ba)?sh/);
+      }
+    },
+  );
+
   it("rejects unknown versions with InvalidInputError", async () => {
     await expect(
       compilers.compile({
