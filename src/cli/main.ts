@@ -48,6 +48,11 @@ const COMMANDS: Record<string, Command> = {
       return runService(c, { http: false, indexer: true });
     },
   },
+  demo: {
+    summary: "Like start, on a local anvil, plus sample token contracts (ERC-721, ERC-1155, ERC-404, ERC-20) and activity.",
+    uses: serviceKeys,
+    run: (c) => import("../demo/command.js").then((m) => m.runDemoCommand(c)),
+  },
   migrate: {
     summary: "Apply the database migrations and exit.",
     uses: (k) => ["databaseUrl", "dataDir", "logLevel"].includes(k),
