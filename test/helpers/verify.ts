@@ -105,12 +105,12 @@ export async function startVerifierEnv(
       const hash = await rpc<Hex>(on.anvil.url, "eth_sendTransaction", [
         { from: on.accounts[0]!.address, data, gas: "0x1c9c380" },
       ]);
-      const receipt = await rpc<{ contractAddress: Hex; status: Hex }>(
-        on.anvil.url,
-        "eth_getTransactionReceipt",
-        [hash],
-      );
-      if (receipt.status !== "0x1") throw new Error("deployment reverted");
+      let receipt: { contractAddress: Hex; status: Hex } | null = null;
+      for (let i = 0; i < 100 && !receipt; i++) {
+        receipt = await rpc(on.anvil.url, "eth_getTransactionReceipt", [hash]);
+        if (!receipt) await new Promise((r) => setTimeout(r, 20));
+      }
+      if (receipt?.status !== "0x1") throw new Error(`deployment ${hash} reverted or was not mined`);
       return receipt.contractAddress;
     },
     sync: () => indexToHead(indexer, db.db, chain.anvil.url),

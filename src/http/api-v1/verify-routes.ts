@@ -60,13 +60,12 @@ export const solidityVerifyRoutes: FastifyPluginAsync<{ verify: VerifyFn }> = as
     { schema: schemaOf(StandardJsonBody, "Verify Solidity sources given as standard JSON") },
     async (req) => {
       const parsed = parseStandardJsonInput(req.body.input);
-      if (!parsed.ok) return { compilationFailure: { message: parsed.message, errors: [parsed.message] } };
       return v1VerificationBody(
         await verify({
           language: "Solidity",
           compiler: req.body.compiler,
           contracts: req.body.contracts,
-          input: parsed.input,
+          ...(parsed.ok ? { input: parsed.input } : { inputProblem: parsed.message }),
         }),
       );
     },

@@ -50,6 +50,9 @@ export type VerifyRequest = {
   input?: StandardJsonInput;
   /** ... or attempts tried in order (multi-part); the first attempt that verifies a contract wins for it. */
   attempts?: readonly CompileAttempt[];
+  /** The sources could not even be read (e.g. a standard JSON string that does not parse): reported as a
+   *  compilation failure, after the request itself (chains, addresses, version) has been validated. */
+  inputProblem?: string;
 };
 
 export type ValidationItem = {

@@ -136,6 +136,9 @@ export const compilationFailureMessage = (errors: readonly string[]) =>
 export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<VerifyResponse> {
   const targets = validateTargets(deps, req.contracts);
   const version = deps.compilers.resolveVersion(req.language, req.compiler);
+  if (req.inputProblem !== undefined) {
+    return { kind: "compilationFailure", message: req.inputProblem, errors: [req.inputProblem] };
+  }
   const attempts: readonly CompileAttempt[] = req.attempts ?? (req.input ? [{ inputs: [req.input] }] : []);
   if (attempts.length === 0 || attempts.some((a) => a.inputs.length === 0))
     throw new InvalidInputError("No sources to compile");
