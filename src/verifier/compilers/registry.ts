@@ -119,7 +119,13 @@ export class CompilerRegistry implements Compiler {
       new MemoryLruCache(this.cfg.memoryCacheEntries),
       new DiskCache(join(this.cfg.compilersDir, "cache")),
     ]);
-    this.readyPromise = this.start();
+    this.readyPromise = this.start().catch((e) => {
+      // Never fatal: whatever was found so far is served, and compile() reports what is missing.
+      this.logger.error(
+        { err: e instanceof Error ? e.message : String(e) },
+        "compiler registry start-up failed",
+      );
+    });
   }
 
   /** Resolves once the lists were fetched (or found unreachable) and local compilers were found. Never rejects. */
@@ -309,7 +315,15 @@ export class CompilerRegistry implements Compiler {
     }
     // solc < 0.4.11 has no --standard-json; solc-js translates it for them.
     if (entry.native && atLeast(entry.version, "0.4.11")) {
-      const binary = await this.fetchFile("solcNative", entry.key, entry.native.build);
+      let binary: string;
+      try {
+        binary = await this.fetchFile("solcNative", entry.key, entry.native.build);
+      } catch (e) {
+        // The same version as solc-js is as good, only slower.
+        if (!(entry.npmPath || entry.solcJs)) throw e;
+        this.logger.warn({ version: entry.key, err: String(e) }, "native solc unavailable; using solc-js");
+        return this.prepareSolcJs(entry);
+      }
       const basePath = atLeast(entry.version, "0.6.9");
       return async (input) =>
         parseOutput(
@@ -324,6 +338,10 @@ export class CompilerRegistry implements Compiler {
           }),
         );
     }
+    return this.prepareSolcJs(entry);
+  }
+
+  private async prepareSolcJs(entry: Entry): Promise<(input: StandardJsonInput) => Promise<CompilerOutput>> {
     let soljson = entry.npmPath;
     if (!soljson) {
       if (!entry.solcJs)
