@@ -1,8 +1,19 @@
 import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
 import pg from "pg";
 import type { Db } from "../../src/db/db.js";
 import { migrate } from "../../src/db/migrate.js";
 import { createPostgresDb } from "../../src/db/pg.js";
+import { packagePath } from "../../src/util/package-root.js";
+
+/** A migrated PGlite data directory written by test/global-setup.ts, so tests skip initdb. */
+export const PGLITE_TEMPLATE = packagePath("node_modules/.cache/lookout-test-pglite-template.tar");
+let template: Blob | undefined;
+function pgliteTemplate(): Blob | undefined {
+  if (!template && existsSync(PGLITE_TEMPLATE)) template = new Blob([readFileSync(PGLITE_TEMPLATE)]);
+  return template;
+}
+
 import { createPgliteDb } from "../../src/db/pglite.js";
 
 export type TestDb = { db: Db; url: string | undefined; drop(): Promise<void> };
@@ -32,7 +43,8 @@ export async function createTestDatabaseUrl(): Promise<{ url: string; drop(): Pr
 /** A migrated database for one test: in-memory PGlite, or a fresh PostgreSQL database when TEST_DATABASE_URL is set. */
 export async function createTestDb(): Promise<TestDb> {
   const pgUrl = await createTestDatabaseUrl();
-  const db = pgUrl ? await createPostgresDb(pgUrl.url) : await createPgliteDb();
+  const db = pgUrl ? await createPostgresDb(pgUrl.url) : await createPgliteDb(undefined, pgliteTemplate());
+  // A no-op on the template unless a migration was added since it was made.
   await migrate(db);
   return {
     db,
