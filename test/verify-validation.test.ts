@@ -46,7 +46,7 @@ describe("validation, several chains, attacks", () => {
     await env?.stop();
   });
 
-  const verifyJson = (contracts: unknown[], src = sources, compiler = version) =>
+  const verifyJson = (contracts: unknown[], src: Record<string, string> = sources, compiler = version) =>
     env.post("/api/v1/solidity/sources:verify-standard-json", {
       contracts,
       compiler,

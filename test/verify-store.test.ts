@@ -1,0 +1,157 @@
+import type { Address, Hex } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  automaticVerificationExtension,
+  createVerifiedContractLookup,
+  getVerifiedContract,
+} from "../src/verifier/store/index.js";
+import { rpc } from "./helpers/activity.js";
+import { startVerifierEnv, type VerifierEnv } from "./helpers/verify.js";
+import { build, deployData, standardJsonText, versionFor } from "./helpers/verify-contracts.js";
+
+const TOKENISH = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+contract Vault {
+    address public immutable owner;
+    uint256 public limit;
+    constructor(uint256 l) { owner = msg.sender; limit = l; }
+    function setLimit(uint256 l) external { require(msg.sender == owner, "owner"); limit = l; }
+}
+`;
+
+describe("verified-contract store: no downgrade, automatic verification, search by bytecode", () => {
+  let env: VerifierEnv;
+  let chainId: string;
+  let version: string;
+  const settings = { optimizer: { enabled: true, runs: 200 }, metadata: { bytecodeHash: "ipfs" } };
+  const sources = { "Vault.sol": TOKENISH };
+  let built: Awaited<ReturnType<typeof build>>;
+  let first: Hex;
+
+  beforeAll(async () => {
+    env = await startVerifierEnv();
+    chainId = String(env.chain.anvil.chainId);
+    version = versionFor(env.compilers, "0.8.26");
+    built = await build(env.compilers, version, sources, settings);
+    first = await env.deploy(deployData(built.Vault!, [1000n]));
+    await env.sync();
+  });
+  afterAll(async () => {
+    await env?.stop();
+  });
+
+  const verifyJson = (address: Hex, src: Record<string, string>) =>
+    env.post("/api/v1/solidity/sources:verify-standard-json", {
+      contracts: [{ chainId, address }],
+      compiler: version,
+      input: standardJsonText(src, settings),
+    });
+
+  it("stores a verification with everything the store promises", async () => {
+    const [item] = (await verifyJson(first, sources)).body.contractVerificationResults.items;
+    expect(item.status).toBe("FULLY_VERIFIED");
+    const rec = await getVerifiedContract(env.db.db, chainId, first);
+    expect(rec).toMatchObject({
+      chainId,
+      address: first.toLowerCase(),
+      matchType: "full",
+      creationMatch: "full",
+      runtimeMatch: "full",
+      automatic: false,
+      language: "Solidity",
+      compiler: "solc",
+      compilerVersion: version,
+      compilerSettings: settings,
+      sources,
+      fileName: "Vault.sol",
+      contractName: "Vault",
+    });
+    expect(rec!.abi!.length).toBeGreaterThan(0);
+    expect(rec!.constructorArguments).toBe(`0x${(1000).toString(16).padStart(64, "0")}`);
+    expect(new Set(rec!.runtimeTransformations!.map((t) => t.reason))).toEqual(new Set(["immutable"]));
+    expect(rec!.onchainRuntimeCode).toBe(await rpc(env.chain.anvil.url, "eth_getCode", [first, "latest"]));
+    expect(rec!.verifiedAt).toBeInstanceOf(Date);
+  });
+
+  it("never downgrades a full match; re-verification is idempotent", async () => {
+    // A comment changes the metadata hash only: these sources match partially.
+    const edited = { "Vault.sol": `${TOKENISH}// edited\n` };
+    const [item] = (await verifyJson(first, edited)).body.contractVerificationResults.items;
+    expect(item).toMatchObject({ status: "FULLY_VERIFIED", alreadyVerified: true });
+    const rec = await getVerifiedContract(env.db.db, chainId, first);
+    expect(rec!.sources).toEqual(sources);
+    const [again] = (await verifyJson(first, sources)).body.contractVerificationResults.items;
+    expect(again.status).toBe("FULLY_VERIFIED");
+    const [{ n }] = await env.db.db.query<{ n: number }>("select count(*)::int as n from verified_contracts");
+    expect(n).toBe(1);
+  });
+
+  let second: Hex;
+  it("a second deployment of the same code is verified automatically when indexed", async () => {
+    // Another deployer: different immutable (owner) and constructor argument.
+    const hash = await rpc<Hex>(env.chain.anvil.url, "eth_sendTransaction", [
+      { from: env.chain.accounts[2]!.address, data: deployData(built.Vault!, [5n]) },
+    ]);
+    await rpc(env.chain.anvil.url, "evm_mine", []);
+    const receipt = await rpc<{ contractAddress: Hex; blockNumber: Hex }>(
+      env.chain.anvil.url,
+      "eth_getTransactionReceipt",
+      [hash],
+    );
+    second = receipt.contractAddress;
+    await env.sync();
+    const rec = await getVerifiedContract(env.db.db, chainId, second);
+    expect(rec).toMatchObject({
+      automatic: true,
+      matchType: "full",
+      contractName: "Vault",
+      verifiedFrom: { chainId, address: first.toLowerCase() },
+      blockNumber: Number(receipt.blockNumber),
+      constructorArguments: `0x${(5).toString(16).padStart(64, "0")}`,
+    });
+    const lookup = createVerifiedContractLookup(env.db.db);
+    const names = await lookup([first.toLowerCase() as Address, second.toLowerCase() as Address]);
+    expect(names.get(second.toLowerCase() as Address)).toEqual({ name: "Vault" });
+    expect(names.get(first.toLowerCase() as Address)).toEqual({ name: "Vault" });
+  });
+
+  it("POST /api/v2/bytecodes/sources:search finds the source by deployed code and by creation input", async () => {
+    const runtime = await rpc<Hex>(env.chain.anvil.url, "eth_getCode", [second, "latest"]);
+    const byRuntime = await env.post("/api/v2/bytecodes/sources:search", {
+      bytecode: runtime,
+      bytecodeType: "DEPLOYED_BYTECODE",
+    });
+    expect(byRuntime.statusCode).toBe(200);
+    expect(byRuntime.body.sources).toHaveLength(1);
+    expect(byRuntime.body.sources[0]).toMatchObject({
+      fileName: "Vault.sol",
+      contractName: "Vault",
+      compilerVersion: version,
+      sourceType: "SOLIDITY",
+      matchType: "FULL",
+      sourceFiles: sources,
+      isBlueprint: false,
+    });
+    expect(JSON.parse(byRuntime.body.sources[0].compilerSettings)).toEqual(settings);
+    const byCreation = await env.post("/api/v2/bytecodes/sources:search", {
+      bytecode: deployData(built.Vault!, [77n]),
+      bytecodeType: "CREATION_INPUT",
+    });
+    expect(byCreation.body.sources).toHaveLength(1);
+    expect(byCreation.body.sources[0].constructorArguments).toBe((77).toString(16).padStart(64, "0"));
+    const none = await env.post("/api/v2/bytecodes/sources:search", {
+      bytecode: "0x6080604052",
+      bytecodeType: "DEPLOYED_BYTECODE",
+    });
+    expect(none.body).toEqual({ sources: [] });
+    const bad = await env.post("/api/v2/bytecodes/sources:search", { bytecode: "0xzz", bytecodeType: "X" });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it("a reorganisation below the creation removes the automatic copy", async () => {
+    const rec = await getVerifiedContract(env.db.db, chainId, second);
+    await env.db.db.transaction((tx) => automaticVerificationExtension().revert(tx, rec!.blockNumber! - 1));
+    expect(await getVerifiedContract(env.db.db, chainId, second)).toBeNull();
+    expect(await getVerifiedContract(env.db.db, chainId, first)).not.toBeNull();
+  });
+});
