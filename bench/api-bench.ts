@@ -6,3 +6,4 @@ const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}, Node $
 const coin = await runCoinBalanceBench();
 writeCoinBalanceSection(coin, machine);
 console.log("coin balance history:", JSON.stringify(coin.results));
+await import("./api-nft.js").then(async (m) => m.writeNftSection(await m.runNftBench(), machine));

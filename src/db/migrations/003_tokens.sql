@@ -42,15 +42,16 @@ create index token_transfers_from_idx on token_transfers (from_address, block_nu
 create index token_transfers_to_idx on token_transfers (to_address, block_number desc);
 
 -- Current per-id NFT holdings: ERC-721 owner (value 1, one holder per id), ERC-1155 and ERC-404 balances.
--- Rows whose value reaches 0 are deleted. The primary key serves /addresses/{h}/nft keyset pages.
+-- Rows whose value reaches 0 are deleted. The unique index is in the list's order (contract ascending, id
+-- descending), so every segment of an /addresses/{h}/nft page is one forward range scan with no sort.
 create table token_holdings (
   holder         bytea not null,
   token_type     text not null,
   token_address  bytea not null,
   token_id       numeric not null,
-  value          numeric not null,
-  primary key (holder, token_type, token_address, token_id)
+  value          numeric not null
 );
+create unique index token_holdings_page_idx on token_holdings (holder, token_type, token_address, token_id desc);
 create index token_holdings_token_idx on token_holdings (token_address, token_id);
 
 -- Current fungible balances (ERC-20, and the ERC20Transfer side of ERC-404), for holders_count and has_tokens.

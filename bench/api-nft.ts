@@ -1,0 +1,206 @@
+import { execFile } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { cpus } from "node:os";
+import { promisify } from "node:util";
+import pg from "pg";
+import type { Address } from "viem";
+import type { Db } from "../src/db/db.js";
+import { migrate } from "../src/db/migrate.js";
+import { createPostgresDb } from "../src/db/pg.js";
+import type { NftType } from "../src/explorer/nft/params.js";
+import { nftPageQuery } from "../src/explorer/nft/query.js";
+import { buildApp } from "../src/http/app.js";
+import { packagePath } from "../src/util/package-root.js";
+import type { LoadResult } from "./api-load.js";
+
+const execFileP = promisify(execFile);
+const BASE = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const DB_NAME = "lookout_bench_nft";
+const HOLDER = `0x${"ab".repeat(20)}` as Address;
+const TYPES: NftType[] = ["ERC-721", "ERC-1155", "ERC-404"];
+
+async function freshDatabase(): Promise<string> {
+  const admin = new pg.Client({ connectionString: BASE });
+  await admin.connect();
+  await admin.query(`drop database if exists ${DB_NAME} with (force)`);
+  await admin.query(`create database ${DB_NAME}`);
+  await admin.end();
+  const u = new URL(BASE);
+  u.pathname = `/${DB_NAME}`;
+  return u.toString();
+}
+
+/**
+ * 1,050,000 holdings: the holder 0xabab… has 100,000 (40,000 ERC-721 in 4 contracts, 40,000 ERC-1155 in 4,
+ * 20,000 ERC-404 in 2), 950,000 more ERC-721 ids are spread over 50,000 other holders. The holder's instances
+ * carry metadata, as they would after the fetcher ran.
+ */
+async function fill(db: Db): Promise<number> {
+  const c = (i: string) => `decode(lpad(to_hex(${i}), 40, '0'), 'hex')`;
+  await db.exec(`
+    insert into tokens (address, type, name, symbol, holders_count, first_block, properties_fetched_at, supply_stale)
+      select ${c("i")}, case when i <= 4 then 'ERC-721' when i <= 8 then 'ERC-1155' else 'ERC-404' end,
+        'Collection ' || i, 'C' || i, 1000, 0, now(), false from generate_series(1, 10) i;
+    insert into token_holdings (holder, token_type, token_address, token_id, value)
+      select '\\x${HOLDER.slice(2)}'::bytea, case when t <= 4 then 'ERC-721' when t <= 8 then 'ERC-1155' else 'ERC-404' end,
+        ${c("t")}, id, case when t between 5 and 8 then 3 else 1 end
+      from generate_series(1, 10) t, generate_series(1, 10000) id;
+    insert into token_instances (token_address, token_id, token_type, first_block, metadata, fetched_at, retry_at)
+      select token_address, token_id, token_type, 0,
+        jsonb_build_object('name', 'Item ' || token_id, 'image', 'ipfs://QmYFf7D2UtqnNz8Lu57Gnk3dxgdAiuboPWMEaNNjhr29tS/' || token_id || '.png',
+          'external_url', 'https://example.org/' || token_id), now(), null
+      from token_holdings;
+    insert into token_holdings (holder, token_type, token_address, token_id, value)
+      select ${c("1000 + g % 50000")}, 'ERC-721', ${c("1 + g % 4")}, 10001 + g, 1 from generate_series(1, 950000) g;
+    analyze;
+  `);
+  const [r] = await db.query<{ n: string }>("select count(*)::text as n from token_holdings");
+  return Number(r!.n);
+}
+
+/** The cursor after the n-th item of the holder's list (all types, fixed order). */
+async function cursorAt(db: Db, n: number): Promise<Record<string, string>> {
+  const [r] = await db.query<{ a: Uint8Array; id: string; k: string }>(
+    `select token_address as a, token_id::text as id, token_type as k from token_holdings where holder = $1
+     order by array_position(array['ERC-721','ERC-1155','ERC-404'], token_type), token_address, token_id desc
+     offset $2 limit 1`,
+    [Buffer.from(HOLDER.slice(2), "hex"), n - 1],
+  );
+  return {
+    token_contract_address_hash: `0x${Buffer.from(r!.a).toString("hex")}`,
+    token_id: r!.id,
+    token_type: r!.k,
+  };
+}
+
+/** The baseline: node:http and the same SQL statement, rows serialised as they come (no views, no framework). */
+function baselineServer(db: Db): Server {
+  return createServer(async (req, res) => {
+    const u = new URL(req.url ?? "/", "http://x");
+    const a = u.searchParams.get("token_contract_address_hash");
+    const cursor = a
+      ? {
+          tokenAddress: a as Address,
+          tokenId: BigInt(u.searchParams.get("token_id") ?? "0"),
+          tokenType: (u.searchParams.get("token_type") ?? "ERC-721") as NftType,
+        }
+      : null;
+    const { sql, params } = nftPageQuery(HOLDER, TYPES, cursor);
+    const rows = await db.query<Record<string, unknown>>(sql, params);
+    const items = rows.slice(0, 50).map((r) => ({
+      ...r,
+      token_address: `0x${Buffer.from(r.token_address as Uint8Array).toString("hex")}`,
+      t_address: `0x${Buffer.from(r.t_address as Uint8Array).toString("hex")}`,
+    }));
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ items, next: rows.length > 50 }));
+  });
+}
+
+async function load(url: string): Promise<LoadResult> {
+  const { stdout } = await execFileP(
+    process.execPath,
+    ["--import", "tsx", packagePath("bench/api-load.ts"), url, "8", "8000", "1500"],
+    { maxBuffer: 1 << 20 },
+  );
+  return JSON.parse(stdout.trim().split("\n").at(-1)!) as LoadResult;
+}
+
+export type NftBenchResult = {
+  holdings: number;
+  rows: Array<{ target: string; page: string; rps: number; p50: number; p99: number; errors: number }>;
+  ratios: { throughputFirst: number; throughputDeep: number; deepOverFirstLatency: number };
+};
+
+export async function runNftBench(): Promise<NftBenchResult> {
+  const url = await freshDatabase();
+  const db = await createPostgresDb(url);
+  try {
+    await migrate(db);
+    const t0 = Date.now();
+    const holdings = await fill(db);
+    console.log(`nft bench: ${holdings} holdings written in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    const deep = new URLSearchParams({ ...(await cursorAt(db, 99_900)), items_count: "50" }).toString();
+    const app = await buildApp({ db, config: { bodyLimit: 1e6 }, logger: false });
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    const base = baselineServer(db);
+    await new Promise<void>((ok) => base.listen(0, "127.0.0.1", ok));
+    const lookoutUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v2/addresses/${HOLDER}/nft`;
+    const baselineUrl = `http://127.0.0.1:${(base.address() as AddressInfo).port}/nft`;
+    const rows: NftBenchResult["rows"] = [];
+    for (const [page, q] of [
+      ["first", ""],
+      ["deep (item 99,900 of 100,000)", `?${deep}`],
+    ] as const) {
+      for (const [target, u] of [
+        ["Lookout", lookoutUrl],
+        ["node:http + same SQL", baselineUrl],
+      ] as const) {
+        const r = await load(`${u}${q}`);
+        rows.push({ target, page, rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors });
+        console.log(`nft bench: ${target}, ${page}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms`);
+      }
+    }
+    await app.close();
+    base.close();
+    const [lf, bf, ld, bd] = rows as [(typeof rows)[0], (typeof rows)[0], (typeof rows)[0], (typeof rows)[0]];
+    return {
+      holdings,
+      rows,
+      ratios: {
+        throughputFirst: lf.rps / bf.rps,
+        throughputDeep: ld.rps / bd.rps,
+        deepOverFirstLatency: ld.p50 / lf.p50,
+      },
+    };
+  } finally {
+    await db.close();
+  }
+}
+
+/** Replaces the "## NFT API" section of docs/benchmarks.md (and only it). */
+export function writeNftSection(
+  r: NftBenchResult,
+  machine = `${cpus().length} × ${cpus()[0]?.model.trim()}`,
+): void {
+  const path = packagePath("docs/benchmarks.md");
+  let doc = "";
+  try {
+    doc = readFileSync(path, "utf8");
+  } catch {
+    doc = "# Benchmarks\n";
+  }
+  const table = [
+    "| Server | Page | req/s | p50 ms | p99 ms | errors |",
+    "|---|---|---:|---:|---:|---:|",
+    ...r.rows.map(
+      (x) =>
+        `| ${x.target} | ${x.page} | ${x.rps.toFixed(0)} | ${x.p50.toFixed(1)} | ${x.p99.toFixed(1)} | ${x.errors} |`,
+    ),
+  ].join("\n");
+  const section = `## NFT API
+
+\`npm run bench:api\` (NFT part, \`bench/api-nft.ts\`): GET /api/v2/addresses/{h}/nft on PostgreSQL (database
+\`${DB_NAME}\`), ${r.holdings.toLocaleString("en-US")} holdings; the queried holder has 100,000 NFTs (40,000 ERC-721,
+40,000 ERC-1155, 20,000 ERC-404, with metadata). Lookout (Fastify, full item rendering: token and owner objects,
+media URLs) against a bare node:http server running the same SQL statement and serialising the rows; 8 keep-alive
+connections from a separate process, 8 s after 1.5 s warm-up, one run, ${machine}.
+
+${table}
+
+- Throughput vs baseline: first page ${(r.ratios.throughputFirst * 100).toFixed(0)} %, deep page ${(r.ratios.throughputDeep * 100).toFixed(0)} % (goal ≥ 80 %).
+- Deep page p50 / first page p50 (Lookout): ${r.ratios.deepOverFirstLatency.toFixed(2)} (goal ≤ 1.2).
+- Why a deep page costs what the first does: the page is one statement, a UNION ALL of segments that are each one
+  range scan of token_holdings' primary key (holder, type, contract, id) with LIMIT 51; the keyset condition within the
+  cursor's contract and the contracts after it are separate segments, so no row before the cursor is read.
+`;
+  const start = doc.indexOf("## NFT API");
+  if (start === -1) doc = `${doc.trimEnd()}\n\n${section}`;
+  else {
+    const next = doc.indexOf("\n## ", start + 3);
+    doc = doc.slice(0, start) + section + (next === -1 ? "" : doc.slice(next + 1));
+  }
+  writeFileSync(path, doc);
+}
