@@ -49,11 +49,14 @@ async function main() {
         ),
       )
     ).reduce((s, x) => s + Number(x), 0);
-    log(`chain built: ${head + 1} blocks, ${txCount} transactions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    log(
+      `chain built: ${head + 1} blocks, ${txCount} transactions in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
 
     const config = loadConfig({ RPC_URL: anvil.url, DATABASE_URL: adminUrl });
     const logger = createLogger("warn");
-    const makeRpc = () => createRpc({ url: anvil.url, batchSize: 100, timeoutMs: 30_000, retries: 5, concurrency });
+    const makeRpc = () =>
+      createRpc({ url: anvil.url, batchSize: 100, timeoutMs: 30_000, retries: 5, concurrency });
     const caps = await detectCapabilities(makeRpc(), { traces: "auto" });
 
     // (a) raw fetch: the same ranges, calls and concurrency window as the indexer's catch-up, no writes.
@@ -66,7 +69,10 @@ async function main() {
       const fetchRange = (a: number, b: number) =>
         Promise.all(
           Array.from({ length: b - a + 1 }, (_, i) =>
-            Promise.all([fetchBlock(r, a + i, caps), ...extensions.map((x) => x.fetchBlock?.(r, a + i, caps))]),
+            Promise.all([
+              fetchBlock(r, a + i, caps),
+              ...extensions.map((x) => x.fetchBlock?.(r, a + i, caps)),
+            ]),
           ),
         );
       const inflight: Array<Promise<unknown>> = [];
@@ -103,7 +109,13 @@ async function main() {
           caps,
           logger,
           extensions: defaultExtensions({ config, db, logger }),
-          options: { startBlock: 0, reorgDepth: 128, batchSize, fetchConcurrency: concurrency, pollIntervalMs: 100 },
+          options: {
+            startBlock: 0,
+            reorgDepth: 128,
+            batchSize,
+            fetchConcurrency: concurrency,
+            pollIntervalMs: 100,
+          },
         });
         await indexer.init();
         const start = performance.now();

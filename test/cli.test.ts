@@ -14,12 +14,15 @@ async function run(args: string[], env: Record<string, string>) {
 }
 
 describe("lookout CLI", () => {
-  it.each(["start", "serve", "index", "migrate"])("%s --help describes the command and its options", async (cmd) => {
-    const r = await run([cmd, "--help"], {});
-    expect(r.code).toBe(0);
-    expect(r.out).toContain(`Usage: lookout ${cmd}`);
-    expect(r.out).toMatch(/--database-url\s+\[DATABASE_URL\]/);
-  });
+  it.each(["start", "serve", "index", "migrate"])(
+    "%s --help describes the command and its options",
+    async (cmd) => {
+      const r = await run([cmd, "--help"], {});
+      expect(r.code).toBe(0);
+      expect(r.out).toContain(`Usage: lookout ${cmd}`);
+      expect(r.out).toMatch(/--database-url\s+\[DATABASE_URL\]/);
+    },
+  );
 
   it("rejects a non-numeric PORT, naming the variable", async () => {
     const r = await run(["serve"], { PORT: "eighty" });

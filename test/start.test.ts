@@ -18,17 +18,30 @@ describe("lookout start on embedded defaults", () => {
     const port = await freePort();
     const p = runCli(["start"], { PORT: String(port), DATA_DIR: dir });
     try {
-      const line = await p.waitFor(/Local chain \(anvil\) at http:\/\/127\.0\.0\.1:\d+/);
+      const line: string = await p.waitFor(/Local chain \(anvil\) at http:\/\/127\.0\.0\.1:\d+/);
       const anvilUrl = line.match(/http:\/\/127\.0\.0\.1:\d+/)![0];
-      const key = (await p.waitFor(/\(0\) 0x[0-9a-fA-F]{40}\s+private key 0x[0-9a-f]{64}/)).match(/0x[0-9a-f]{64}/)![0];
+      const key = (await p.waitFor(/\(0\) 0x[0-9a-fA-F]{40}\s+private key 0x[0-9a-f]{64}/)).match(
+        /0x[0-9a-f]{64}/,
+      )![0] as `0x${string}`;
       await p.waitFor(/HTTP server listening/);
 
-      const wallet = createWalletClient({ account: privateKeyToAccount(key as `0x${string}`), transport: http(anvilUrl) });
+      const wallet = createWalletClient({ account: privateKeyToAccount(key), transport: http(anvilUrl) });
       const chainId = Number(await rpc(anvilUrl, "eth_chainId"));
-      const chain = { id: chainId, name: "local", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [anvilUrl] } } };
+      const chain = {
+        id: chainId,
+        name: "local",
+        nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+        rpcUrls: { default: { http: [anvilUrl] } },
+      };
       const hashes = [];
       for (let i = 0; i < 3; i++)
-        hashes.push(await wallet.sendTransaction({ chain, to: "0x000000000000000000000000000000000000dEaD", value: parseEther("0.5") }));
+        hashes.push(
+          await wallet.sendTransaction({
+            chain,
+            to: "0x000000000000000000000000000000000000dEaD",
+            value: parseEther("0.5"),
+          }),
+        );
       const head = Number(await rpc(anvilUrl, "eth_blockNumber"));
 
       let health: { status: string; indexer: { height: number | null; lag: number | null } } | undefined;

@@ -49,7 +49,8 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   demo: {
-    summary: "Like start, on a local anvil, plus sample token contracts (ERC-721, ERC-1155, ERC-404, ERC-20) and activity.",
+    summary:
+      "Like start, on a local anvil, plus sample token contracts (ERC-721, ERC-1155, ERC-404, ERC-20) and activity.",
     uses: serviceKeys,
     run: (c) => import("../demo/command.js").then((m) => m.runDemoCommand(c)),
   },
