@@ -8,7 +8,11 @@ import { CORE_TABLES, createTestIndexer, dumpTables, indexToHead } from "./helpe
 /** A proxy in front of anvil that fails, drops and delays a share of the calls (deterministic sequence). */
 function troubleProxy(
   target: string,
-): Promise<{ server: Server; url: string; stats: Record<string, number> }> {
+): Promise<{
+  server: Server;
+  url: string;
+  stats: { forwarded: number; http500: number; dropped: number; delayed: number };
+}> {
   const stats = { forwarded: 0, http500: 0, dropped: 0, delayed: 0 };
   let n = 0;
   const server = createServer((req, res) => {

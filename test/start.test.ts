@@ -68,7 +68,7 @@ describe("lookout start on embedded defaults", () => {
       const db = await createPgliteDb(join(dir, "pglite"));
       try {
         const rows = await db.query<{ hash: Uint8Array }>("select hash from transactions");
-        const stored = new Set(rows.map((r) => fromBytea(r.hash)));
+        const stored = new Set<string>(rows.map((r) => fromBytea(r.hash)));
         for (const h of hashes) expect(stored.has(h)).toBe(true);
       } finally {
         await db.close();
