@@ -82,8 +82,8 @@ describe("verified-contract store: no downgrade, automatic verification, search 
     expect(rec!.sources).toEqual(sources);
     const [again] = (await verifyJson(first, sources)).body.contractVerificationResults.items;
     expect(again.status).toBe("FULLY_VERIFIED");
-    const [{ n }] = await env.db.db.query<{ n: number }>("select count(*)::int as n from verified_contracts");
-    expect(n).toBe(1);
+    const [row] = await env.db.db.query<{ n: number }>("select count(*)::int as n from verified_contracts");
+    expect(row!.n).toBe(1);
   });
 
   let second: Hex;
