@@ -143,6 +143,7 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
         stopProgress();
         // Wait for the batch in flight: its transaction commits or rolls back before the database closes.
         await running.catch(() => {});
+        await idx.stopExtensions();
       });
     }
 

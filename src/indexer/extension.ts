@@ -26,4 +26,6 @@ export type IndexerExtension = {
   revert(tx: Queryable, ancestor: number): Promise<void>;
   /** Told after a batch commits (e.g. to wake a background worker); must not block. */
   afterCommit?(lastBlock: number): void;
+  /** Stops background work the extension started; awaited at shutdown before the database closes. */
+  stop?(): Promise<void>;
 };

@@ -113,6 +113,11 @@ export class Indexer {
     );
   }
 
+  /** Stops the extensions' background work (after `run` has returned). */
+  async stopExtensions(): Promise<void> {
+    for (const x of this.extensions) await x.stop?.();
+  }
+
   /** Runs until `signal` aborts. Transient errors are logged and retried; fatal ones are thrown. */
   async run(signal: AbortSignal): Promise<void> {
     if (this.chainId === null) await this.init(signal);

@@ -12,14 +12,14 @@ import { createTokensExtension } from "./extension.js";
  * its node, the background fetchers of token properties and metadata, woken after every commit.
  */
 export function tokenIndexerExtensions(deps: { config: Config; db: Db; logger: Logger }): IndexerExtension[] {
-  let wake: (() => void) | undefined;
+  let workers: ReturnType<typeof startTokenWorkers> | undefined;
   const logger = deps.logger.child({ part: "tokens" });
   const tokens = createTokensExtension({
     logger,
     onRpc: (rpc: Rpc) => {
-      wake = startTokenWorkers({ db: deps.db, rpc, config: deps.config, logger }).wake;
+      workers ??= startTokenWorkers({ db: deps.db, rpc, config: deps.config, logger });
     },
-    onCommit: () => wake?.(),
+    onCommit: () => workers?.wake(),
   });
-  return [tokens, createProxiesExtension()];
+  return [{ ...tokens, stop: async () => workers?.stop() }, createProxiesExtension()];
 }
