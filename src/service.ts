@@ -9,6 +9,7 @@ import type { Db } from "./db/db.js";
 import { migrate } from "./db/migrate.js";
 import { openDb } from "./db/open.js";
 import { LookoutError } from "./errors/base.js";
+import { loadPublicTags } from "./explorer/address/tags.js";
 import { type App, buildApp } from "./http/app.js";
 import { defaultExtensions } from "./indexer/extensions.js";
 import { reportProgress } from "./indexer/progress.js";
@@ -17,6 +18,7 @@ import type { Logger } from "./util/logger.js";
 import { createChainClients, type VerifierChain } from "./verifier/chain-clients.js";
 import { type CompilerRegistry, createCompilers } from "./verifier/compilers/index.js";
 import { verify } from "./verifier/service/index.js";
+import { createVerifiedContractLookup } from "./verifier/store/index.js";
 
 export type Mode = { http: boolean; indexer: boolean };
 
@@ -188,6 +190,12 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
         health: {
           ...(rpc ? { rpcHead: async () => Number(await rpc.request<string>("eth_blockNumber", [])) } : {}),
           ...(indexer ? { progress: indexer.progress, chainId: () => indexer!.chainId } : {}),
+        },
+        explorer: {
+          tags: loadPublicTags(config.publicTagsFile),
+          gateways: { ipfs: config.ipfsGatewayUrl, arweave: config.arweaveGatewayUrl },
+          // is_verified and the contract name of address objects come from our verified-contract store.
+          verified: createVerifiedContractLookup(db),
         },
         verifier: {
           chains: [...chains.values()].map((c) => c.config),

@@ -6,7 +6,7 @@ import type { Config } from "../config/config.js";
 import type { Db } from "../db/db.js";
 import type { Logger } from "../util/logger.js";
 import { apiV1Plugin, type VerifierHttpDeps } from "./api-v1/plugin.js";
-import { apiV2Plugin } from "./api-v2/plugin.js";
+import { type ApiV2Options, apiV2Plugin } from "./api-v2/plugin.js";
 import { type HealthSources, healthRoutes } from "./health.js";
 
 export type AppDeps = {
@@ -14,6 +14,8 @@ export type AppDeps = {
   config: Pick<Config, "bodyLimit">;
   logger?: Logger | false;
   health?: HealthSources;
+  /** Address-object options of the explorer API (public tags, gateways, verified-contract lookup). */
+  explorer?: ApiV2Options["explorer"];
   /** The verifier's chains and compilers; without it `/api/v1` is not served. */
   verifier?: VerifierHttpDeps;
 };
@@ -47,7 +49,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.get("/api/docs/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(healthRoutes, { db: deps.db, sources: deps.health ?? {} });
-  await app.register(apiV2Plugin, { prefix: "/api/v2", db: deps.db });
+  await app.register(apiV2Plugin, {
+    prefix: "/api/v2",
+    db: deps.db,
+    ...(deps.explorer ? { explorer: deps.explorer } : {}),
+  });
   if (deps.verifier) await app.register(apiV1Plugin, { prefix: "/api/v1", verifier: deps.verifier });
 
   app.setNotFoundHandler((_req, reply) => {

@@ -3,9 +3,14 @@ import type { Db } from "../../db/db.js";
 import { LookoutError } from "../../errors/base.js";
 import { coinBalanceRoutes } from "./coin-balance-history.js";
 import { invalidValue, type V2ErrorBody } from "./errors.js";
+import type { ExplorerRouteOptions } from "./explorer-deps.js";
 import { tokenExplorerRoutes } from "./token-explorer.js";
 
-export type ApiV2Options = { db: Db };
+export type ApiV2Options = {
+  db: Db;
+  /** Tags, gateways and the verified-contract lookup of the address objects (defaults: none / environment). */
+  explorer?: Omit<ExplorerRouteOptions, "db">;
+};
 
 /**
  * The explorer API (`/api/v2`), Blockscout-compatible. Its own error dialect: 422 with
@@ -40,7 +45,7 @@ export const apiV2Plugin: FastifyPluginAsync<ApiV2Options> = async (app, _opts) 
     req.log.error({ err }, "api/v2 request failed");
     return reply.code(500).send({ message: "Internal server error" } as V2ErrorBody | { message: string });
   });
-  await app.register(tokenExplorerRoutes, { db: _opts.db });
+  await app.register(tokenExplorerRoutes, { db: _opts.db, ..._opts.explorer });
   await app.register(coinBalanceRoutes, { db: _opts.db });
   await app.register((await import("./bytecode-search.js")).bytecodeSearchRoutes, { db: _opts.db });
 };
