@@ -88,7 +88,9 @@ async function fill(url: string, log: (s: string) => void): Promise<{ rows: numb
   log(`  rows inserted in ${((Date.now() - t0) / 1000).toFixed(0)} s; building indexes...`);
   // The same definitions as migration 002.
   await c.query("alter table coin_balance_changes add primary key (address, block_number)");
-  await c.query("create index coin_balance_changes_block_idx on coin_balance_changes (block_number)");
+  await c.query(
+    "create index coin_balance_changes_block_idx on coin_balance_changes using brin (block_number)",
+  );
   await c.query("vacuum analyze coin_balance_changes");
   const rows = HEAVY_CHANGES + ADDRESSES * CHANGES_PER_ADDRESS;
   await c.query("insert into bench_fill values ($1, $2)", [rows, ADDRESSES + 1]);
@@ -180,10 +182,10 @@ export async function runCoinBalanceBench(
   const log = o.log ?? ((s: string) => console.log(s));
   const opts = {
     concurrency: o.concurrency ?? 16,
-    durationMs: o.durationMs ?? 6000,
+    durationMs: o.durationMs ?? 2000,
     warmupMs: o.warmupMs ?? 1500,
   };
-  const rounds = o.rounds ?? 12;
+  const rounds = o.rounds ?? 8;
   await ensureDatabase();
   const url = benchUrl();
   await migrateBench(url);

@@ -11,11 +11,7 @@ export type CoinBalanceRow = {
   block_timestamp: Date;
 };
 
-/**
- * Ordered by the whole primary key, not by block_number alone: with `order by block_number desc` the planner may
- * walk the block_number index (used by reorg deletes) backwards and filter by address, which for a busy address
- * looked cheap and read hundreds of other addresses' rows per page. The full key order only the primary key gives.
- */
+/** The page statement (also EXPLAINed by bench:api); served by the primary key (address, block_number) alone. */
 export const COIN_BALANCE_PAGE_SQL = `select block_number, value, delta, transaction_hash, block_timestamp
   from coin_balance_changes
   where address = $1 and block_number < $2
