@@ -4,6 +4,7 @@ import { LookoutError } from "../../errors/base.js";
 import { coinBalanceRoutes } from "./coin-balance-history.js";
 import { invalidValue, type V2ErrorBody } from "./errors.js";
 import type { ExplorerRouteOptions } from "./explorer-deps.js";
+import { smartContractRoutes } from "./smart-contracts.js";
 import { tokenExplorerRoutes } from "./token-explorer.js";
 
 export type ApiV2Options = {
@@ -47,5 +48,6 @@ export const apiV2Plugin: FastifyPluginAsync<ApiV2Options> = async (app, _opts) 
   });
   await app.register(tokenExplorerRoutes, { db: _opts.db, ..._opts.explorer });
   await app.register(coinBalanceRoutes, { db: _opts.db });
+  await app.register(smartContractRoutes, { db: _opts.db });
   await app.register((await import("./bytecode-search.js")).bytecodeSearchRoutes, { db: _opts.db });
 };
