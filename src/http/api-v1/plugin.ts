@@ -5,6 +5,7 @@ import type { CompilerVersionInfo } from "../../verifier/compilers/index.js";
 import { v1ErrorHandler } from "./errors.js";
 import { Chain, Compiler, ErrorBody } from "./schemas.js";
 import { solidityVerifyRoutes, type VerifyFn } from "./verify-routes.js";
+import { vyperVerifyRoutes } from "./vyper-verify-routes.js";
 
 /** What the verifier API needs from the rest of the service. */
 export type VerifierHttpDeps = {
@@ -33,7 +34,10 @@ export const apiV1Plugin: FastifyPluginAsync<{ verifier: VerifierHttpDeps }> = a
     void reply.code(404).send({ code: 5, message: "Not found" });
   });
   const errors = { 400: ErrorBody };
-  if (verifier.verify) await app.register(solidityVerifyRoutes, { verify: verifier.verify });
+  if (verifier.verify) {
+    await app.register(solidityVerifyRoutes, { verify: verifier.verify });
+    await app.register(vyperVerifyRoutes, { verify: verifier.verify });
+  }
 
   app.get(
     "/chains",

@@ -9,7 +9,9 @@ export type CompilerVersion = {
   commit: string | undefined;
 };
 
-const VERSION_RE = /^v?(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+commit\.([0-9a-fA-F]+))?$/;
+// Vyper names its prereleases PEP 440 style, without a hyphen (0.4.1b1, 0.4.0rc6); they parse as 0.4.1-b1.
+const VERSION_RE =
+  /^v?(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+)|((?:a|b|rc)\d+))?(?:\+commit\.([0-9a-fA-F]+))?$/;
 
 export function parseVersion(text: string): CompilerVersion | undefined {
   const m = VERSION_RE.exec(text.trim());
@@ -18,8 +20,8 @@ export function parseVersion(text: string): CompilerVersion | undefined {
     major: Number(m[1]),
     minor: Number(m[2]),
     patch: Number(m[3]),
-    prerelease: m[4],
-    commit: m[5]?.toLowerCase(),
+    prerelease: m[4] ?? m[5],
+    commit: m[6]?.toLowerCase(),
   };
 }
 

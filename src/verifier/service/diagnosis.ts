@@ -29,6 +29,18 @@ export function diagnoseFailure(tried: readonly Tried[], hasCreationInput: boole
       closest: closest(ctor, "creation", ctor.result.creationMatch.diagnosis),
     };
   }
+  // Vyper: the code matches but the on-chain tail of immutables cannot be accounted for (matching/immutables.ts).
+  const immutables = withCode.find((t) =>
+    t.result.runtimeMatch.diagnosis?.reason.startsWith("vyper_immutables_"),
+  );
+  if (immutables && !hasCreationInput) {
+    const d = immutables.result.runtimeMatch.diagnosis!;
+    return {
+      reason: "vyper_immutables",
+      message: `${NO_MATCH_MESSAGE}: ${immutables.candidate.contractName} matches the start of the runtime code. ${d.message}`,
+      closest: closest(immutables, "runtime", d),
+    };
+  }
   const version = withCode
     .map(
       (t) =>

@@ -112,9 +112,15 @@ export function storedSettings(input: StandardJsonInput): Record<string, unknown
   return JSON.parse(JSON.stringify(rest)) as Record<string, unknown>;
 }
 
-/** path → content of the input's sources (sources given by URL have no content and are left out). */
+/**
+ * path → content of the input's sources (sources given by URL have no content and are left out), and of Vyper's
+ * `interfaces` (an interface given as an ABI is kept as its JSON text).
+ */
 export function sourceTexts(input: StandardJsonInput): Record<string, string> {
   const out: Record<string, string> = {};
+  for (const [p, s] of Object.entries(isObject(input.interfaces) ? input.interfaces : {})) {
+    if (isObject(s)) out[p] = typeof s.content === "string" ? s.content : JSON.stringify(s);
+  }
   for (const [p, s] of Object.entries(isObject(input.sources) ? input.sources : {})) {
     if (isObject(s) && typeof s.content === "string") out[p] = s.content;
   }

@@ -72,7 +72,9 @@ export type FailureDiagnosis = {
     | "optimizer_settings_suspected"
     | "constructor_arguments_invalid"
     | "no_code_in_output"
-    | "onchain_data_unavailable";
+    | "onchain_data_unavailable"
+    /** Vyper runtime-only: immutables appended on chain whose size the compiled code does not state. */
+    | "vyper_immutables";
   message: string;
   closest?: {
     contractName: string;

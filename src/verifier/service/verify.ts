@@ -9,6 +9,7 @@ import {
 } from "../matching/index.js";
 import type { VerifiedContractRecord } from "../store/types.js";
 import { saveVerifiedContract } from "../store/verified-contracts.js";
+import { parseVyperVersion, vyperCompilerInput } from "../vyper/index.js";
 import {
   type CandidateContract,
   compileErrors,
@@ -102,7 +103,9 @@ async function compileAttempt(
   const engineVersion = version.replace(/^v/, "");
   const candidates: CandidateContract[] = [];
   for (const raw of attempt.inputs) {
-    const input = withOutputSelection(raw);
+    // Vyper's selection depends on the version and on which files are contracts (src/verifier/vyper).
+    const input =
+      language === "Vyper" ? vyperCompilerInput(raw, parseVyperVersion(version)) : withOutputSelection(raw);
     const output = await deps.compilers.compile({ language, version, input });
     const errors = compileErrors(output);
     if (errors.length) return { ok: false, errors: errors.map((e) => e.formattedMessage ?? e.message) };
