@@ -8,7 +8,10 @@ import { packagePath } from "../../src/util/package-root.js";
 import type { VerifierChain } from "../../src/verifier/chain-clients.js";
 import { type CompilerRegistry, createCompilers } from "../../src/verifier/compilers/index.js";
 import { verify } from "../../src/verifier/service/index.js";
-import { automaticVerificationExtension } from "../../src/verifier/store/index.js";
+import {
+  automaticVerificationExtension,
+  createVerifiedContractLookup,
+} from "../../src/verifier/store/index.js";
 import { rpc } from "./activity.js";
 import { startTestChain, type TestChain } from "./anvil.js";
 import { createTestDb, type TestDb } from "./db.js";
@@ -88,6 +91,7 @@ export async function startVerifierEnv(
     db: db.db,
     config: { bodyLimit: 16 * 1024 * 1024 },
     logger: false,
+    explorer: { verified: createVerifiedContractLookup(db.db) },
     verifier: {
       chains: configs,
       compilers,
