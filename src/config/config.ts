@@ -40,6 +40,7 @@ export type Config = Readonly<{
   ipfsGatewayUrl: string;
   arweaveGatewayUrl: string;
   metadataAllowedHosts: readonly string[];
+  coinBalanceHistoryDays: number;
   publicTagsFile: string | undefined;
 }>;
 

@@ -7,17 +7,22 @@ import type { Db } from "../db/db.js";
 import type { Logger } from "../util/logger.js";
 import { apiV1Plugin, type VerifierHttpDeps } from "./api-v1/plugin.js";
 import { type ApiV2Options, apiV2Plugin } from "./api-v2/plugin.js";
+import type { VerificationApiDeps } from "./etherscan/deps.js";
+import { etherscanPlugin } from "./etherscan/plugin.js";
 import { type HealthSources, healthRoutes } from "./health.js";
+import { sourcifyPlugin } from "./sourcify/plugin.js";
 
 export type AppDeps = {
   db: Db;
-  config: Pick<Config, "bodyLimit">;
+  config: Pick<Config, "bodyLimit"> & Partial<Pick<Config, "coinBalanceHistoryDays">>;
   logger?: Logger | false;
   health?: HealthSources;
   /** Address-object options of the explorer API (public tags, gateways, verified-contract lookup). */
   explorer?: ApiV2Options["explorer"];
   /** The verifier's chains and compilers; without it `/api/v1` is not served. */
   verifier?: VerifierHttpDeps;
+  /** Verification jobs and chains; without it the Etherscan (`/api`) and Sourcify (`/sourcify`) APIs are not served. */
+  verificationApis?: VerificationApiDeps;
 };
 
 // The app as route modules see it: any logger, TypeBox schemas inferring handler types.
@@ -53,8 +58,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     prefix: "/api/v2",
     db: deps.db,
     ...(deps.explorer ? { explorer: deps.explorer } : {}),
+    ...(deps.config.coinBalanceHistoryDays
+      ? { coinBalanceHistoryDays: deps.config.coinBalanceHistoryDays }
+      : {}),
   });
   if (deps.verifier) await app.register(apiV1Plugin, { prefix: "/api/v1", verifier: deps.verifier });
+  if (deps.verificationApis) {
+    await app.register(etherscanPlugin, { deps: deps.verificationApis });
+    await app.register(sourcifyPlugin, { prefix: "/sourcify", deps: deps.verificationApis });
+  }
 
   app.setNotFoundHandler((_req, reply) => {
     void reply.code(404).send({ message: "Not found" });

@@ -11,6 +11,8 @@ export type ApiV2Options = {
   db: Db;
   /** Tags, gateways and the verified-contract lookup of the address objects (defaults: none / environment). */
   explorer?: Omit<ExplorerRouteOptions, "db">;
+  /** Days of `/coin-balance-history-by-day` (COIN_BALANCE_HISTORY_DAYS). */
+  coinBalanceHistoryDays?: number;
 };
 
 /**
@@ -47,7 +49,10 @@ export const apiV2Plugin: FastifyPluginAsync<ApiV2Options> = async (app, _opts) 
     return reply.code(500).send({ message: "Internal server error" } as V2ErrorBody | { message: string });
   });
   await app.register(tokenExplorerRoutes, { db: _opts.db, ..._opts.explorer });
-  await app.register(coinBalanceRoutes, { db: _opts.db });
+  await app.register(coinBalanceRoutes, {
+    db: _opts.db,
+    ...(_opts.coinBalanceHistoryDays ? { days: _opts.coinBalanceHistoryDays } : {}),
+  });
   await app.register(smartContractRoutes, { db: _opts.db });
   await app.register((await import("./bytecode-search.js")).bytecodeSearchRoutes, { db: _opts.db });
 };
