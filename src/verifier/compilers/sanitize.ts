@@ -54,8 +54,8 @@ export function sanitizeInput(language: CompilerLanguage, raw: unknown): Sanitiz
           ),
         };
       }
-      // Vyper interfaces may be given as an ABI instead of source text.
-      const hasAbi = group === "interfaces" && src.abi !== undefined;
+      // Vyper interfaces may be given as an ABI, or an ethPM manifest's contractTypes, instead of source text.
+      const hasAbi = group === "interfaces" && (src.abi !== undefined || src.contractTypes !== undefined);
       if (typeof src.content !== "string" && !hasAbi) {
         return { ok: false, output: errorOutput(`${group}["${name}"] has no "content"`, "IOError") };
       }
