@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "./config.js";
+import { OPTIONS } from "./options.js";
 
 describe("loadConfig()", () => {
   it("applies defaults", () => {
@@ -8,6 +9,8 @@ describe("loadConfig()", () => {
     expect(c.databaseUrl).toBeUndefined();
     expect(c.reorgDepth).toBe(128);
     expect(c.compilersDir.endsWith("data/compilers")).toBe(true);
+    expect(c.chainName).toBe("Lookout chain");
+    expect(c.coinBalanceHistoryDays).toBe(10);
   });
   it("lets flags win over the environment", () => {
     expect(loadConfig({ PORT: "5000" }, { port: "6000" }).port).toBe(6000);
@@ -22,5 +25,12 @@ describe("loadConfig()", () => {
   ])("rejects %j naming the variable", (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+});
+
+describe("the option table", () => {
+  it("covers every Config field and nothing else", () => {
+    const keys = Object.keys(loadConfig({})).sort();
+    expect(keys).toEqual(OPTIONS.map((o) => o.key).sort());
   });
 });

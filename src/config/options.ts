@@ -63,6 +63,14 @@ export const OPTIONS = [
     description: "JSON-RPC URL of the chain to index; when unset, `start` launches a local anvil chain.",
   },
   {
+    key: "chainName",
+    env: "CHAIN_NAME",
+    flag: "chain-name",
+    kind: "string",
+    default: "Lookout chain",
+    description: "Display name of the indexed chain in /api/v1/chains.",
+  },
+  {
     key: "chainsConfig",
     env: "CHAINS_CONFIG",
     flag: "chains-config",
@@ -270,6 +278,16 @@ export const OPTIONS = [
     default: "",
     description:
       "Hosts (host or host:port, comma-separated) exempt from the private-address guard of the metadata fetcher.",
+  },
+  {
+    key: "coinBalanceHistoryDays",
+    env: "COIN_BALANCE_HISTORY_DAYS",
+    flag: "coin-balance-history-days",
+    kind: "int",
+    min: 1,
+    max: 3650,
+    default: "10",
+    description: "Days of /coin-balance-history-by-day.",
   },
   {
     key: "publicTagsFile",
