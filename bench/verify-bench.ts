@@ -1,0 +1,430 @@
+/**
+ * Verification benchmark (issue 6). For every contract of bench/verify-corpus.ts, in one run:
+ *   compile   the same standard JSON through the same CompilerRegistry (same worker pool, loaded soljson), its
+ *             compilation cache cold (lookups miss; the output is written, as a real cold compile does);
+ *   e2e       POST /api/v1/solidity/sources:verify-standard-json to the listening server for the first deployment,
+ *             cache equally cold: RPC, our index, compile, match, store, HTTP;
+ *   second    the same sources at a second deployment (other constructor arguments where there are any), cache warm;
+ *   stored    a third deployment, byte for byte the first one's code, whose bytecode is therefore already in the
+ *             store: what a user sees re-verifying a copy (same sources, same request);
+ *   auto      the indexer's automatic verification of that third deployment (verifyAutomatically), in process.
+ * Each figure is the median of --rounds repetitions (compile and e2e alternate their order between rounds).
+ * Usage: npm run bench:verify [-- --rounds 3 --only oz-erc20]
+ * Needs the PostgreSQL of BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres); creates and
+ * drops the database lookout_bench_verify.
+ */
+import { rmSync } from "node:fs";
+import { loadavg } from "node:os";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { type Abi, encodeDeployData, type Hex } from "viem";
+import { startAnvil } from "../src/chain/anvil.js";
+import { createRpc } from "../src/chain/rpc.js";
+import { type ChainConfig, withIndexedChain } from "../src/config/chains.js";
+import { toBytea } from "../src/db/bytes.js";
+import { migrate } from "../src/db/migrate.js";
+import { createPostgresDb } from "../src/db/pg.js";
+import { buildApp } from "../src/http/app.js";
+import { packagePath } from "../src/util/package-root.js";
+import type { VerifierChain } from "../src/verifier/chain-clients.js";
+import {
+  type CompilationCache,
+  type CompilerOutput,
+  type CompilerRegistry,
+  createCompilers,
+} from "../src/verifier/compilers/index.js";
+import { verify, withOutputSelection } from "../src/verifier/service/index.js";
+import { automaticVerificationExtension, verifyAutomatically } from "../src/verifier/store/index.js";
+import { rpc } from "../test/helpers/activity.js";
+import { createTestIndexer, indexToHead } from "../test/helpers/indexer.js";
+import { type CorpusEntry, corpus } from "./verify-corpus.js";
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "3" },
+    only: { type: "string" },
+  },
+});
+const rounds = Math.max(1, Number(values.rounds));
+const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const DB_NAME = "lookout_bench_verify";
+const log = (s: string) => process.stderr.write(`${s}\n`);
+const silent = { info() {}, warn() {}, error() {}, debug() {} };
+
+type Built = { abi: Abi; bytecode: Hex; runtime: Hex };
+type Deployment = { address: Hex; txHash: Hex; blockNumber: number; creationInput: Hex };
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+};
+const r1 = (x: number) => Math.round(x * 10) / 10;
+const r3 = (x: number) => Math.round(x * 1000) / 1000;
+const summary = (xs: number[]) => ({
+  median: r1(median(xs)),
+  p90: r1(pct(xs, 90)),
+  max: r1(Math.max(...xs)),
+});
+
+/**
+ * The registry's cache behind a switch: while `cold`, lookups miss (writes still happen, as in a real cold
+ * compile). Reaching the private field keeps the measured path the production one: same registry, same pool.
+ */
+function coldSwitch(registry: CompilerRegistry): { set(cold: boolean): void } {
+  const slot = registry as unknown as { cache: CompilationCache };
+  const inner = slot.cache;
+  let cold = false;
+  slot.cache = {
+    get: (k) => (cold ? Promise.resolve(undefined) : inner.get(k)),
+    set: (k, o) => inner.set(k, o),
+  };
+  return {
+    set(c) {
+      cold = c;
+    },
+  };
+}
+
+function standardJson(e: CorpusEntry) {
+  return {
+    language: "Solidity",
+    sources: Object.fromEntries(Object.entries(e.sources).map(([p, content]) => [p, { content }])),
+    settings: e.settings,
+  };
+}
+
+function artifacts(out: CompilerOutput): Record<string, Built> {
+  const errors = (out.errors ?? []).filter((x) => x.severity === "error");
+  if (errors.length) throw new Error(errors.map((x) => x.formattedMessage ?? x.message).join("\n"));
+  const result: Record<string, Built> = {};
+  for (const file of Object.values(out.contracts ?? {})) {
+    for (const [name, c] of Object.entries(file as Record<string, any>)) {
+      result[name] = {
+        abi: c.abi,
+        bytecode: `0x${c.evm.bytecode.object}`,
+        runtime: `0x${c.evm.deployedBytecode.object}`,
+      };
+    }
+  }
+  return result;
+}
+
+async function deploy(url: string, from: Hex, data: Hex): Promise<Deployment> {
+  const txHash = await rpc<Hex>(url, "eth_sendTransaction", [{ from, data, gas: "0x1c9c380" }]);
+  let receipt: { contractAddress: Hex; status: Hex; blockNumber: Hex } | null = null;
+  // Automining answers the send before the receipt is always readable.
+  for (let i = 0; i < 200 && !receipt; i++) {
+    receipt = await rpc(url, "eth_getTransactionReceipt", [txHash]);
+    if (!receipt) await new Promise((r) => setTimeout(r, 20));
+  }
+  if (receipt?.status !== "0x1") throw new Error(`deployment ${txHash} reverted or was not mined`);
+  return {
+    address: receipt.contractAddress.toLowerCase() as Hex,
+    txHash,
+    blockNumber: Number(receipt.blockNumber),
+    creationInput: data,
+  };
+}
+
+type Row = {
+  name: string;
+  compiler: string;
+  creation_bytes: number;
+  runtime_bytes: number;
+  source_files: number;
+  source_kb: number;
+  several_auxdata: boolean;
+  match: string;
+  compile_ms: number;
+  e2e_ms: number;
+  ratio: number;
+  second_ms: number;
+  stored_ms: number;
+  auto_ms: number;
+  samples: Record<string, number[]>;
+};
+
+async function main() {
+  const load0 = loadavg();
+  const entries = corpus().filter((e) => !values.only || values.only.split(",").includes(e.name));
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${DB_NAME} with (force)`);
+  await admin.query(`create database ${DB_NAME}`);
+  const u = new URL(adminUrl);
+  u.pathname = `/${DB_NAME}`;
+  const db = await createPostgresDb(u.toString());
+  await migrate(db);
+  // A code size limit would rule out the largest generated contract; the benchmark is about verification.
+  const anvil = await startAnvil({ args: ["--disable-code-size-limit"] });
+  const from = anvil.accounts[0]!.address;
+
+  // Probes of installed solc-js are remembered in this dir; its compilation cache is emptied for a cold start.
+  const compilersDir = packagePath("node_modules/.cache/lookout-bench-verify-compilers");
+  rmSync(`${compilersDir}/cache`, { recursive: true, force: true });
+  const compilers = createCompilers(
+    {
+      compilersDir,
+      solcListUrl: "http://127.0.0.1:1/list.json",
+      solcjsListUrl: "http://127.0.0.1:1/bin/list.json",
+      vyperListUrl: "http://127.0.0.1:1/vyper.json",
+      listRefreshMs: 0,
+    },
+    silent,
+  );
+  await compilers.ready();
+  const cache = coldSwitch(compilers);
+  const versionOf = (prefix: string) => {
+    const v = compilers.listSolidity().find((c) => c.version.startsWith(`v${prefix}+`));
+    if (!v) throw new Error(`solc ${prefix} is not installed`);
+    return v.version;
+  };
+  const compile = (e: CorpusEntry) =>
+    compilers.compile({
+      language: "Solidity",
+      version: versionOf(e.version),
+      input: withOutputSelection(standardJson(e)),
+    });
+  // Both workers load the version before anything is timed (loading a soljson takes seconds).
+  const warmed = new Set<string>();
+  const warmUp = async (version: string) => {
+    if (warmed.has(version)) return;
+    warmed.clear();
+    warmed.add(version);
+    cache.set(true);
+    await Promise.all(
+      [1, 2, 3].map((i) =>
+        compilers.compile({
+          language: "Solidity",
+          version: versionOf(version),
+          input: { language: "Solidity", sources: { [`W${i}.sol`]: { content: `contract W${i} {}` } } },
+        }),
+      ),
+    );
+    cache.set(false);
+  };
+
+  try {
+    log(`building and deploying ${entries.length} contracts (3 deployments each) on ${anvil.url} ...`);
+    const deployed: Array<{ e: CorpusEntry; built: Built; d: [Deployment, Deployment, Deployment] }> = [];
+    for (const e of entries) {
+      await warmUp(e.version);
+      cache.set(true);
+      const all = artifacts(await compile(e));
+      cache.set(false);
+      const built = all[e.contract];
+      if (!built) throw new Error(`${e.name}: no contract ${e.contract}`);
+      let code = built.bytecode;
+      if (e.library) {
+        const lib = await deploy(anvil.url, from, all[e.library]!.bytecode);
+        code = code.replace(/__\$[0-9a-f]{34}\$__/g, lib.address.slice(2)) as Hex;
+      }
+      const data = (args: unknown[] | undefined) =>
+        args?.length ? encodeDeployData({ abi: built.abi, bytecode: code, args }) : code;
+      const first = data(e.args?.first);
+      deployed.push({
+        e,
+        built,
+        d: [
+          await deploy(anvil.url, from, first),
+          await deploy(anvil.url, from, data(e.args?.second)),
+          await deploy(anvil.url, from, first),
+        ],
+      });
+    }
+
+    // Indexed first, as `lookout start` would have: creation inputs come from our contract_creations.
+    const indexer = await createTestIndexer(db, anvil.url, {
+      extensions: [automaticVerificationExtension()],
+    });
+    await indexToHead(indexer, db, anvil.url);
+    const chainId = String(anvil.chainId);
+    const configs: ChainConfig[] = withIndexedChain([], { id: chainId, name: "Local", rpcUrl: anvil.url });
+    const chains = new Map<string, VerifierChain>(
+      configs.map((c) => [
+        c.id,
+        { config: c, rpc: createRpc({ url: c.rpcUrl, batchSize: 100, timeoutMs: 30_000, retries: 5 }) },
+      ]),
+    );
+    const app = await buildApp({
+      db,
+      config: { bodyLimit: 16 * 1024 * 1024 },
+      logger: false,
+      verifier: { chains: configs, compilers, verify: (req) => verify({ chains, compilers, db }, req) },
+    });
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    const addr = app.server.address();
+    const base = `http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : 0}`;
+
+    const forget = (a: Hex) =>
+      db.query("delete from verified_contracts where chain_id = $1 and address = $2", [chainId, toBytea(a)]);
+    const post = async (e: CorpusEntry, a: Hex) => {
+      const body = JSON.stringify({
+        contracts: [{ chainId, address: a }],
+        compiler: versionOf(e.version),
+        input: JSON.stringify(standardJson(e)),
+      });
+      const t0 = performance.now();
+      const res = await fetch(`${base}/api/v1/solidity/sources:verify-standard-json`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
+      const json = (await res.json()) as any;
+      const ms = performance.now() - t0;
+      const item = json?.contractVerificationResults?.items?.[0];
+      if (res.status !== 200 || !item || item.status === "FAILURE")
+        throw new Error(`${e.name} at ${a}: ${res.status} ${JSON.stringify(json).slice(0, 500)}`);
+      return { ms, match: `${item.creationMatch ?? "-"}/${item.runtimeMatch ?? "-"}` };
+    };
+    const timed = async (f: () => Promise<unknown>) => {
+      const t0 = performance.now();
+      await f();
+      return performance.now() - t0;
+    };
+
+    const rows: Row[] = [];
+    for (const { e, built, d } of deployed) {
+      await warmUp(e.version);
+      const s = {
+        compile: [] as number[],
+        e2e: [] as number[],
+        second: [] as number[],
+        stored: [] as number[],
+      };
+      const auto: number[] = [];
+      let match = "";
+      for (let r = 0; r < rounds; r++) {
+        const compileAlone = async () => {
+          cache.set(true);
+          s.compile.push(await timed(() => compile(e)));
+          cache.set(false);
+        };
+        const endToEnd = async () => {
+          await forget(d[0].address);
+          cache.set(true);
+          const res = await post(e, d[0].address);
+          cache.set(false);
+          s.e2e.push(res.ms);
+          match = res.match;
+        };
+        if (r % 2 === 0) {
+          await compileAlone();
+          await endToEnd();
+        } else {
+          await endToEnd();
+          await compileAlone();
+        }
+      }
+      for (let r = 0; r < rounds; r++) {
+        await forget(d[1].address);
+        s.second.push((await post(e, d[1].address)).ms);
+      }
+      for (let r = 0; r < rounds; r++) {
+        await forget(d[2].address);
+        s.stored.push((await post(e, d[2].address)).ms);
+      }
+      // The indexer's path for the same copy: no request, the store's compiled code against the new contract.
+      for (let r = 0; r < rounds; r++) {
+        await forget(d[2].address);
+        const runtimeCode = (
+          await rpc<Hex>(anvil.url, "eth_getCode", [d[2].address, "latest"])
+        ).toLowerCase();
+        const t0 = performance.now();
+        const copy = await verifyAutomatically(db, chainId, {
+          address: d[2].address,
+          blockNumber: d[2].blockNumber,
+          transactionHash: d[2].txHash,
+          creationInput: d[2].creationInput,
+          runtimeCode: runtimeCode as Hex,
+        });
+        auto.push(performance.now() - t0);
+        if (!copy) throw new Error(`${e.name}: not verified automatically`);
+      }
+      const sourceText = Object.values(e.sources).join("");
+      const row: Row = {
+        name: e.name,
+        compiler: e.version,
+        creation_bytes: (built.bytecode.length - 2) / 2,
+        runtime_bytes: (built.runtime.length - 2) / 2,
+        source_files: Object.keys(e.sources).length,
+        source_kb: r1(Buffer.byteLength(sourceText) / 1024),
+        several_auxdata: e.severalAuxdata === true,
+        match,
+        compile_ms: r1(median(s.compile)),
+        e2e_ms: r1(median(s.e2e)),
+        ratio: r3(median(s.e2e) / median(s.compile)),
+        second_ms: r1(median(s.second)),
+        stored_ms: r1(median(s.stored)),
+        auto_ms: r1(median(auto)),
+        samples: { ...s, auto },
+      };
+      rows.push(row);
+      log(
+        `${e.name.padEnd(28)} ${String(row.runtime_bytes).padStart(6)} B  compile ${row.compile_ms} ms  e2e ${row.e2e_ms} ms (x${row.ratio})  second ${row.second_ms} ms  stored ${row.stored_ms} ms  auto ${row.auto_ms} ms`,
+      );
+    }
+    await app.close();
+
+    const single = rows.filter((r) => !r.several_auxdata);
+    const ratios = single.map((r) => r.ratio);
+    const second = rows.map((r) => r.second_ms);
+    const stored = rows.map((r) => r.stored_ms);
+    const result = {
+      date: new Date().toISOString(),
+      node: process.version,
+      rounds,
+      contracts: rows.length,
+      load_average_start: load0.map(r1),
+      load_average_end: loadavg().map(r1),
+      summary: {
+        compile_ms: summary(rows.map((r) => r.compile_ms)),
+        e2e_ms: summary(rows.map((r) => r.e2e_ms)),
+        e2e_over_compile_single_auxdata: {
+          median: r3(median(ratios)),
+          p90: r3(pct(ratios, 90)),
+          max: r3(Math.max(...ratios)),
+        },
+        e2e_over_compile_several_auxdata: rows.filter((r) => r.several_auxdata).map((r) => r.ratio),
+        second_address_ms: summary(second),
+        stored_bytecode_ms: summary(stored),
+        automatic_ms: summary(rows.map((r) => r.auto_ms)),
+      },
+      goals: {
+        "e2e <= 1.15x compile (single auxdata, every contract)": Math.max(...ratios) <= 1.15,
+        "e2e <= 1.15x compile (single auxdata, median)": median(ratios) <= 1.15,
+        "second address < 50 ms (every contract)": Math.max(...second) < 50,
+        "stored bytecode < 20 ms (every contract)": Math.max(...stored) < 20,
+      },
+      rows,
+    };
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    log(
+      "\n| Contract | solc | runtime B | files | compile ms | e2e ms | e2e/compile | second ms | stored ms | auto ms |",
+    );
+    log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (const r of rows)
+      log(
+        `| ${r.name}${r.several_auxdata ? " (2 auxdata)" : ""} | ${r.compiler} | ${r.runtime_bytes} | ${r.source_files} | ${r.compile_ms} | ${r.e2e_ms} | ${r.ratio.toFixed(2)} | ${r.second_ms} | ${r.stored_ms} | ${r.auto_ms} |`,
+      );
+  } finally {
+    await compilers.close();
+    await db.close();
+    await anvil.stop();
+    await admin.query(`drop database if exists ${DB_NAME} with (force)`);
+    await admin.end();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
