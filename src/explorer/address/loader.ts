@@ -46,16 +46,24 @@ export async function loadAddressFacts(
   for (const r of tokens) out.get(fromBytea(r.address))!.tokenName = r.name;
   const impls = proxies.map((p) => fromBytea(p.implementation));
   const verified = await (deps.verified ?? NO_VERIFIED_CONTRACTS)([...keys, ...impls]);
-  const verifiedName = (a: Address) => verified.get(lower(a))?.name ?? null;
-  for (const p of proxies) {
-    const impl = fromBytea(p.implementation);
-    out.get(fromBytea(p.address))!.proxy = {
-      type: p.proxy_type,
-      implementations: [{ address: impl, name: verifiedName(impl) }],
-    };
-  }
-  const tags = deps.tags ?? NO_TAGS;
-  for (const f of out.values()) {
+  for (const p of proxies)
+    setProxy(out.get(fromBytea(p.address))!, p.proxy_type, fromBytea(p.implementation));
+  finishFacts(out.values(), verified, deps.tags ?? NO_TAGS);
+  return out;
+}
+
+function setProxy(f: AddressFacts, type: string, impl: Address): void {
+  f.proxy = { type, implementations: [{ address: impl, name: null }] };
+}
+
+/** Verified names (of the addresses and of their implementations) and public tags, once the table facts are in. */
+function finishFacts(
+  facts: Iterable<AddressFacts>,
+  verified: ReadonlyMap<Address, { name: string }>,
+  tags: PublicTags,
+): void {
+  for (const f of facts) {
+    for (const i of f.proxy?.implementations ?? []) i.name = verified.get(lower(i.address))?.name ?? null;
     const v = verified.get(f.hash);
     if (v) {
       f.isVerified = true;
@@ -63,7 +71,50 @@ export async function loadAddressFacts(
     }
     f.tags = tags.get(f.hash) ?? [];
   }
-  return out;
+}
+
+/**
+ * The table facts of one address as columns (o_is_contract, o_token_name, o_proxy_type, o_implementation) of a
+ * one-row subquery, for statements that want the address object without extra round trips; `param` is the bytea
+ * parameter holding the address. Same sources and rules as loadAddressFacts.
+ */
+export function addressFactsSubquery(param: string): string {
+  return `(select (exists (select 1 from contract_creations where address = ${param})
+      or exists (select 1 from address_proxies where address = ${param})
+      or exists (select 1 from tokens where address = ${param})) as o_is_contract,
+    (select name from tokens where address = ${param}) as o_token_name,
+    p.proxy_type as o_proxy_type, p.implementation as o_implementation
+    from (select 1) one left join lateral (select proxy_type, implementation from address_proxies
+      where address = ${param} order by block_number desc limit 1) p on true)`;
+}
+
+export type AddressFactColumns = {
+  o_is_contract: boolean;
+  o_token_name: string | null;
+  o_proxy_type: string | null;
+  o_implementation: Uint8Array | null;
+};
+
+/**
+ * The address object from the columns of addressFactsSubquery. The verified-contract lookup of the address itself
+ * can be started before the statement (`verifiedSelf`), so only a proxy's implementation needs a second one.
+ */
+export async function addressObjectFromColumns(
+  address: Address,
+  row: AddressFactColumns,
+  deps: AddressDeps,
+  verifiedSelf: Promise<ReadonlyMap<Address, { name: string }>>,
+): Promise<AddressObject> {
+  const f = unknownAddressFacts(lower(address));
+  f.isContract = row.o_is_contract;
+  f.tokenName = row.o_token_name;
+  const impl = row.o_implementation ? fromBytea(row.o_implementation) : null;
+  if (impl !== null) setProxy(f, row.o_proxy_type!, impl);
+  const self = await verifiedSelf;
+  const verified =
+    impl === null ? self : new Map([...self, ...(await (deps.verified ?? NO_VERIFIED_CONTRACTS)([impl]))]);
+  finishFacts([f], verified, deps.tags ?? NO_TAGS);
+  return addressView(f);
 }
 
 /** Address objects for several addresses, keyed by lower-case address. */

@@ -1,23 +1,26 @@
 import type { Address } from "viem";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
+import { type AddressFactColumns, addressFactsSubquery } from "../address/loader.js";
 import { TOKEN_COLUMNS, type TokenColumns } from "../tokens/view.js";
 import { NFT_TYPES, type NftCursor, type NftType } from "./params.js";
 
 export const PAGE_SIZE = 50;
 
-export type NftRow = TokenColumns & {
-  token_type: NftType;
-  token_address: Uint8Array;
-  token_id: string;
-  value: string;
-  metadata: Record<string, unknown> | null;
-  /** Sum of all holders' balances of this id (ERC-1155/ERC-404), for is_unique. */
-  id_supply: string | null;
-};
+export type NftRow = TokenColumns &
+  AddressFactColumns & {
+    token_type: NftType;
+    token_address: Uint8Array;
+    token_id: string;
+    value: string;
+    metadata: Record<string, unknown> | null;
+    /** Sum of all holders' balances of this id (ERC-1155/ERC-404), for is_unique. */
+    id_supply: string | null;
+  };
 
 /**
- * One statement for a page: a UNION ALL of index-ordered segments, each LIMIT 51, so every segment is one range scan
+ * One statement for a page, with the holder's address facts (o_* columns, the same on every row) joined so the
+ * owner object costs no round trip of its own: a UNION ALL of index-ordered segments, each LIMIT 51, so every segment is one range scan
  * of token_holdings' primary key (holder, type, contract, id) however deep the cursor is. Within the cursor's type the
  * keyset condition `contract > c OR (contract = c AND id < i)` is split into its two ranges for the same reason.
  */
@@ -56,10 +59,11 @@ export function nftPageQuery(
       case when h.token_type = 'ERC-721' then null else
         (select sum(s.value) from token_holdings s where s.token_address = h.token_address and s.token_id = h.token_id
            and s.value > 0)::text end as id_supply,
-      ${TOKEN_COLUMNS}
+      ${TOKEN_COLUMNS}, o.*
     from (select * from (${segments.join(" union all ")}) u order by r, token_address, token_id desc limit $2) h
     left join token_instances i on i.token_address = h.token_address and i.token_id = h.token_id
     left join tokens t on t.address = h.token_address
+    cross join ${addressFactsSubquery("$1")} o
     order by h.r, h.token_address, h.token_id desc`;
   return { sql, params };
 }

@@ -1,15 +1,24 @@
-import type { Address } from "viem";
+import { type Address, getAddress } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import type { Gateways } from "../../tokens/metadata/index.js";
-import { type AddressDeps, loadAddressObject } from "../address/loader.js";
+import { type AddressDeps, addressObjectFromColumns, NO_VERIFIED_CONTRACTS } from "../address/loader.js";
 import type { NftCursor, NftType } from "./params.js";
 import { PAGE_SIZE, queryNftPage } from "./query.js";
-import { type NftItem, type NftNextPageParams, nftItemView } from "./view.js";
+import {
+  type NftItem,
+  type NftNextPageParams,
+  type NftPageContext,
+  nftItemView,
+  pageTokenViews,
+} from "./view.js";
 
 export type NftPage = { items: NftItem[]; next_page_params: NftNextPageParams | null };
 
-/** GET /addresses/{h}/nft: one page of an address's NFTs, in the fixed type order. */
+/**
+ * GET /addresses/{h}/nft: one page of an address's NFTs, in the fixed type order. One statement brings the page,
+ * its tokens and the holder's address facts; the verified-contract lookup of the holder runs alongside it.
+ */
 export async function nftPage(
   db: Queryable,
   holder: Address,
@@ -17,11 +26,20 @@ export async function nftPage(
   cursor: NftCursor | null,
   deps: AddressDeps & { gateways: Partial<Gateways> },
 ): Promise<NftPage> {
+  const verifiedSelf = (deps.verified ?? NO_VERIFIED_CONTRACTS)([holder]);
+  // A rejected lookup must not go unhandled while the page query is still running.
+  verifiedSelf.catch(() => {});
   const rows = await queryNftPage(db, holder, types, cursor);
   if (!rows.length) return { items: [], next_page_params: null };
   const page = rows.slice(0, PAGE_SIZE);
-  const owner = await loadAddressObject(db, holder, deps);
-  const items = page.map((r) => nftItemView(r, fromBytea(r.token_address), holder, owner, deps.gateways));
+  const owner = await addressObjectFromColumns(holder, rows[0]!, deps, verifiedSelf);
+  const ctx: NftPageContext = {
+    holderHash: getAddress(holder),
+    owner,
+    gateways: deps.gateways,
+    token: pageTokenViews(),
+  };
+  const items = page.map((r) => nftItemView(r, fromBytea(r.token_address), ctx));
   const last = page[page.length - 1]!;
   return {
     items,

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from "fastify";
 import type { Address } from "viem";
 import { nftCollectionsPage } from "../../explorer/nft/collections.js";
 import { parseNftCursor, parseNftTypes } from "../../explorer/nft/params.js";
+import { NftPageSchema } from "../../explorer/nft/schema.js";
 import { nftPage } from "../../explorer/nft/service.js";
 import { ADDRESS_HASH_PATTERN } from "./errors.js";
 import { type ExplorerRouteOptions, explorerDeps } from "./explorer-deps.js";
@@ -34,7 +35,14 @@ export const addressNftRoutes: FastifyPluginAsync<ExplorerRouteOptions> = async 
   const deps = explorerDeps(opts);
   app.get(
     "/addresses/:address_hash_param/nft",
-    { schema: { params: Params, querystring: NftQuery, tags: ["addresses"] } },
+    {
+      schema: {
+        params: Params,
+        querystring: NftQuery,
+        tags: ["addresses"],
+        response: { 200: NftPageSchema },
+      },
+    },
     async (req) => {
       const { address_hash_param } = req.params as { address_hash_param: string };
       const q = req.query as NftQueryT;
