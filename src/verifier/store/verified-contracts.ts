@@ -220,6 +220,27 @@ export async function candidatesByCreationPrefix(
   return rows.map(rowToRecord);
 }
 
+/**
+ * Verifications (full matches) of contracts whose on-chain runtime code is exactly `runtimeCode`, compiled by
+ * `compilerVersion`: a request for a copy of a verified contract can match against their compiled code instead
+ * of compiling. Found through the runtime length index (Solidity runtime code keeps its compiled length).
+ */
+export async function fullMatchesByOnchainRuntime(
+  db: Queryable,
+  runtimeCode: Hex,
+  compilerVersion: string,
+  limit = 10,
+): Promise<VerifiedContractRecord[]> {
+  const code = toBytea(runtimeCode);
+  const rows = await db.query<Row>(
+    `select * from verified_contracts
+     where runtime_code_length = $1 and onchain_runtime_code = $2 and compiler_version = $3 and match_type = 'full'
+     order by automatic, verified_at desc limit $4`,
+    [code.length, code, compilerVersion, limit],
+  );
+  return rows.map(rowToRecord);
+}
+
 /** Removes automatic verifications of contracts created above `ancestor` on the indexed chain (reorganisation). */
 export async function revertAutomaticVerifications(
   db: Queryable,
