@@ -17,6 +17,7 @@ import { FatalIndexerError, Indexer } from "./indexer/runtime.js";
 import type { Logger } from "./util/logger.js";
 import { createChainClients, type VerifierChain } from "./verifier/chain-clients.js";
 import { type CompilerRegistry, createCompilers } from "./verifier/compilers/index.js";
+import { createJobRunner, type JobRunner } from "./verifier/jobs/index.js";
 import { verify } from "./verifier/service/index.js";
 import { createVerifiedContractLookup } from "./verifier/store/index.js";
 
@@ -150,6 +151,7 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
     }
 
     let compilers: CompilerRegistry | null = null;
+    let jobs: JobRunner | null = null;
     let chains = new Map<string, VerifierChain>();
     if (mode.http) {
       // The indexed chain is always a verifier chain; `serve` alone learns its id from the index.
@@ -179,6 +181,17 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
       const c = compilers;
       cleanups.push(() => c.close());
       await c.ready();
+      // Etherscan/Sourcify verification jobs: stopped before the compilers close; a job cut short is re-queued.
+      const chainMap = chains;
+      jobs = createJobRunner({
+        db,
+        verify: (req) => verify({ chains: chainMap, compilers: c, db }, req),
+        concurrency: Math.max(1, Math.min(4, config.compilerConcurrency)),
+        logger: logger.child({ part: "verification-jobs" }),
+      });
+      const j = jobs;
+      await j.start();
+      cleanups.push(() => j.stop());
     }
 
     let app: App | null = null;
@@ -202,6 +215,7 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
           compilers: compilers!,
           verify: (req) => verify({ chains, compilers: compilers!, db }, req),
         },
+        verificationApis: { db, chains, compilers: compilers!, jobs: jobs! },
       });
       await app.listen({ port: config.port, host: config.host });
       const a = app;

@@ -1,0 +1,102 @@
+import { fromBytea, toBytea } from "../../db/bytes.js";
+import { getVerifiedContract } from "../../verifier/store/index.js";
+import { chainFor, type VerificationApiDeps } from "./deps.js";
+import { type Envelope, notOk, ok, TEXT } from "./envelope.js";
+import type { Params } from "./params.js";
+import { sourceCodeItem, unverifiedSourceItem } from "./source-view.js";
+import { jobStatusEnvelope } from "./status-view.js";
+import { addressParam, parseAddress, submissionFromParams } from "./verify-request.js";
+
+/**
+ * `verifysourcecode`: checks what can be checked at once (fields, chain, compiler version, code at the address,
+ * an existing full match), then queues a job and answers its GUID.
+ */
+export async function verifySourceCode(deps: VerificationApiDeps, p: Params): Promise<Envelope> {
+  const chain = chainFor(deps, p.get("chainid"));
+  const { address, request } = submissionFromParams(p, chain.config.id);
+  deps.compilers.resolveVersion(request.language, request.compiler);
+
+  // No code yet: forge retries on exactly this prefix (the deployment may not be mined or indexed yet).
+  const code = await chain.rpc
+    .request<string>("eth_getCode", [address, "latest"])
+    .catch((e: unknown) => ({ error: e instanceof Error ? e.message.split("\n")[0] : String(e) }));
+  if (typeof code !== "string")
+    return notOk(`${TEXT.noCode(address)} (the chain did not answer: ${code.error})`);
+  if (code === "0x" || code === "0x0") return notOk(TEXT.noCode(address));
+
+  const stored = await getVerifiedContract(deps.db, chain.config.id, address);
+  if (stored?.matchType === "full" && !stored.automatic) return notOk(TEXT.alreadyVerifiedSubmit);
+
+  const submitted = await deps.jobs.submit(request);
+  if (submitted.status === "queued" || submitted.sameRequest) return ok(submitted.job.id);
+  return notOk(
+    `A verification of ${address} is already in progress (GUID ${submitted.job.id}); wait for it with checkverifystatus`,
+  );
+}
+
+export async function checkVerifyStatus(deps: VerificationApiDeps, p: Params): Promise<Envelope> {
+  const guid = p.get("guid");
+  if (!guid) return notOk("Missing guid field");
+  // Ids are UUIDs; anything else cannot name a job (and must not reach a uuid-typed comparison).
+  if (!/^[0-9a-f-]{36}$/i.test(guid)) return notOk(TEXT.unknownGuid);
+  return jobStatusEnvelope(await deps.jobs.get(guid.toLowerCase()));
+}
+
+export async function getAbi(deps: VerificationApiDeps, p: Params): Promise<Envelope> {
+  const address = addressParam(p, "address");
+  const chain = chainFor(deps, p.get("chainid"));
+  const stored = await getVerifiedContract(deps.db, chain.config.id, address);
+  if (!stored) return notOk(TEXT.notVerified);
+  return ok(JSON.stringify(stored.abi ?? []));
+}
+
+export async function getSourceCode(deps: VerificationApiDeps, p: Params): Promise<Envelope> {
+  const address = addressParam(p, "address");
+  const chain = chainFor(deps, p.get("chainid"));
+  const stored = await getVerifiedContract(deps.db, chain.config.id, address);
+  return ok([stored ? sourceCodeItem(stored) : unverifiedSourceItem()]);
+}
+
+type CreationRow = {
+  address: Uint8Array;
+  creator: Uint8Array;
+  transaction_hash: Uint8Array;
+  block_number: number;
+};
+
+/**
+ * `getcontractcreation` for up to 5 addresses (Etherscan's limit), from our index of the indexed chain (forge's
+ * `--guess-constructor-args` reads it). The newest creation wins for a re-created CREATE2 address.
+ */
+export async function getContractCreation(deps: VerificationApiDeps, p: Params): Promise<Envelope> {
+  const list = (p.get("contractaddresses") ?? p.get("address") ?? "")
+    .split(",")
+    .map((a) => a.trim())
+    .filter(Boolean);
+  if (list.length === 0) return notOk("Missing contractaddresses field");
+  if (list.length > 5) return notOk("Too many contractaddresses (at most 5)");
+  const addresses = list.map((a) => parseAddress(a, "contractaddresses"));
+  const chain = chainFor(deps, p.get("chainid"));
+  if (!chain.config.indexed) return notOk(TEXT.noData, "No data found");
+  const rows = await deps.db.query<CreationRow>(
+    `select distinct on (address) address, creator, transaction_hash, block_number from contract_creations
+     where address = any($1::bytea[])
+     order by address, block_number desc, transaction_index desc, creation_index desc`,
+    [addresses.map(toBytea)],
+  );
+  if (rows.length === 0) return notOk(TEXT.noData, "No data found");
+  const byAddress = new Map<string, CreationRow>(rows.map((r) => [fromBytea(r.address), r]));
+  return ok(
+    addresses
+      .filter((a) => byAddress.has(a))
+      .map((a) => {
+        const r = byAddress.get(a)!;
+        return {
+          contractAddress: a,
+          contractCreator: fromBytea(r.creator),
+          txHash: fromBytea(r.transaction_hash),
+          blockNumber: String(r.block_number),
+        };
+      }),
+  );
+}

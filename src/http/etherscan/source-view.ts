@@ -1,0 +1,82 @@
+import type { VerifiedContractRecord } from "../../verifier/store/index.js";
+import { TEXT } from "./envelope.js";
+
+/** One `getsourcecode` item, Etherscan's keys in Etherscan's order, plus our match type (clients ignore extras). */
+export type SourceCodeItem = {
+  SourceCode: string;
+  ABI: string;
+  ContractName: string;
+  CompilerVersion: string;
+  OptimizationUsed: string;
+  Runs: string;
+  ConstructorArguments: string;
+  EVMVersion: string;
+  Library: string;
+  LicenseType: string;
+  Proxy: string;
+  Implementation: string;
+  SwarmSource: string;
+  MatchType?: "full" | "partial";
+};
+
+/** What Etherscan answers for an address without verified sources (status "1", as Etherscan does). */
+export const unverifiedSourceItem = (): SourceCodeItem => ({
+  SourceCode: "",
+  ABI: TEXT.notVerified,
+  ContractName: "",
+  CompilerVersion: "",
+  OptimizationUsed: "",
+  Runs: "",
+  ConstructorArguments: "",
+  EVMVersion: "",
+  Library: "",
+  LicenseType: "",
+  Proxy: "0",
+  Implementation: "",
+  SwarmSource: "",
+});
+
+type Settings = {
+  optimizer?: { enabled?: boolean; runs?: number };
+  optimize?: boolean | string;
+  evmVersion?: string;
+};
+
+const SPDX = /SPDX-License-Identifier:\s*([^\s*]+)/;
+
+/**
+ * A stored verified contract as a `getsourcecode` item. Several files (or any Vyper JSON) go out as standard JSON
+ * wrapped in double braces, Etherscan's convention that clients recognise; one Solidity file as its plain text.
+ */
+export function sourceCodeItem(r: VerifiedContractRecord): SourceCodeItem {
+  const settings = r.compilerSettings as Settings;
+  const files = Object.entries(r.sources);
+  const single = files.length === 1 && r.language === "Solidity";
+  const sourceCode = single
+    ? files[0]![1]
+    : `{${JSON.stringify({ language: r.language, sources: Object.fromEntries(files.map(([p, content]) => [p, { content }])), settings })}}`;
+  const optimized =
+    r.language === "Vyper"
+      ? settings.optimize !== false && settings.optimize !== "none"
+      : settings.optimizer?.enabled === true;
+  const version = r.language === "Vyper" ? `vyper:${r.compilerVersion.replace(/^v/, "")}` : r.compilerVersion;
+  const mainSource = r.sources[r.fileName] ?? "";
+  return {
+    SourceCode: sourceCode,
+    ABI: JSON.stringify(r.abi ?? []),
+    ContractName: r.contractName,
+    CompilerVersion: version,
+    OptimizationUsed: optimized ? "1" : "0",
+    Runs: String(settings.optimizer?.runs ?? (r.language === "Vyper" ? 0 : 200)),
+    ConstructorArguments: (r.constructorArguments ?? "").replace(/^0x/, ""),
+    EVMVersion: settings.evmVersion ?? "Default",
+    Library: Object.entries(r.libraries)
+      .map(([name, address]) => `${name.slice(name.lastIndexOf(":") + 1)}:${address.replace(/^0x/, "")}`)
+      .join(";"),
+    LicenseType: SPDX.exec(mainSource)?.[1] ?? "",
+    Proxy: "0",
+    Implementation: "",
+    SwarmSource: "",
+    MatchType: r.matchType,
+  };
+}

@@ -1,0 +1,54 @@
+import { createRpc } from "../../src/chain/rpc.js";
+import { withIndexedChain } from "../../src/config/chains.js";
+import { type App, buildApp } from "../../src/http/app.js";
+import type { VerifierChain } from "../../src/verifier/chain-clients.js";
+import { createJobRunner, type JobRunner } from "../../src/verifier/jobs/index.js";
+import { verify } from "../../src/verifier/service/index.js";
+import { startVerifierEnv, type VerifierEnv } from "./verify.js";
+
+export type ApisEnv = VerifierEnv & {
+  /** The app with the Etherscan (`/api`) and Sourcify (`/sourcify`) APIs. */
+  apis: App;
+  jobs: JobRunner;
+  chains: Map<string, VerifierChain>;
+};
+
+/** The verifier test environment plus a job runner and an app serving the Etherscan and Sourcify APIs. */
+export async function startApisEnv(): Promise<ApisEnv> {
+  const env = await startVerifierEnv();
+  const configs = withIndexedChain([], {
+    id: String(env.chain.anvil.chainId),
+    name: "Local",
+    rpcUrl: env.chain.anvil.url,
+  });
+  const chains = new Map<string, VerifierChain>(
+    configs.map((c) => [
+      c.id,
+      { config: c, rpc: createRpc({ url: c.rpcUrl, batchSize: 10, timeoutMs: 10_000, retries: 2 }) },
+    ]),
+  );
+  const db = env.db.db;
+  const jobs = createJobRunner({
+    db,
+    verify: (req) => verify({ chains, compilers: env.compilers, db }, req),
+    pollMs: 200,
+  });
+  await jobs.start();
+  const apis = await buildApp({
+    db,
+    config: { bodyLimit: 16 * 1024 * 1024 },
+    logger: false,
+    verificationApis: { db, chains, compilers: env.compilers, jobs },
+  });
+  return {
+    ...env,
+    apis,
+    jobs,
+    chains,
+    async stop() {
+      await apis.close();
+      await jobs.stop();
+      await env.stop();
+    },
+  };
+}
