@@ -1,9 +1,17 @@
 import { cpus } from "node:os";
 import { runCoinBalanceBench, writeCoinBalanceSection } from "./api-coin-balance.js";
 
-/** npm run bench:api: the explorer API benchmarks (coin balance history; NFT to follow), figures to docs/benchmarks.md. */
+/**
+ * npm run bench:api: the explorer API benchmarks (coin balance history, NFT), figures to docs/benchmarks.md.
+ * `npm run bench:api -- nft` (or `-- coin`) runs one part only.
+ */
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}, Node ${process.version}`;
-const coin = await runCoinBalanceBench();
-writeCoinBalanceSection(coin, machine);
-console.log("coin balance history:", JSON.stringify(coin.results));
-await import("./api-nft.js").then(async (m) => m.writeNftSection(await m.runNftBench(), machine));
+const only = process.argv.slice(2);
+const wants = (part: string) => only.length === 0 || only.includes(part);
+if (wants("coin")) {
+  const coin = await runCoinBalanceBench();
+  writeCoinBalanceSection(coin, machine);
+  console.log("coin balance history:", JSON.stringify(coin.results));
+}
+if (wants("nft"))
+  await import("./api-nft.js").then(async (m) => m.writeNftSection(await m.runNftBench(), machine));

@@ -10,7 +10,13 @@ import {
   tokenFactsFromRow,
   tokenView,
 } from "../tokens/view.js";
-import { type AddressDeps, loadAddressObject } from "./loader.js";
+import {
+  type AddressDeps,
+  type AddressFactColumns,
+  addressFactsSubquery,
+  addressObjectFromColumns,
+  NO_VERIFIED_CONTRACTS,
+} from "./loader.js";
 import type { AddressObject } from "./view.js";
 
 export type AddressDetails = AddressObject &
@@ -28,23 +34,31 @@ export type AddressDetails = AddressObject &
     watchlist_address_id: null;
   };
 
-type FlagsRow = TokenColumns & {
-  creator: Uint8Array | null;
-  creation_tx: Uint8Array | null;
-  has_logs: boolean;
-  has_tokens: boolean;
-  has_token_transfers: boolean;
-  has_validated_blocks: boolean;
-};
+type FlagsRow = TokenColumns &
+  AddressFactColumns & {
+    creator: Uint8Array | null;
+    creation_tx: Uint8Array | null;
+    has_logs: boolean;
+    has_tokens: boolean;
+    has_token_transfers: boolean;
+    has_validated_blocks: boolean;
+  };
 
-/** GET /addresses/{h}: the address object plus creation, token, balance and the has_* flags (a stub if unknown). */
+/**
+ * GET /addresses/{h}: the address object plus creation, token, balance and the has_* flags (a stub if unknown).
+ * The address object's table facts come with the flags in one statement; the verified-contract lookup and the
+ * balance summary run alongside it.
+ */
 export async function addressDetails(
   db: Queryable,
   address: Address,
   deps: AddressDeps & { coinBalance?: (db: Queryable, a: Address) => Promise<CoinBalanceSummary> },
 ): Promise<AddressDetails> {
   const a = toBytea(address);
-  const [[row], base, balance] = await Promise.all([
+  const verifiedSelf = (deps.verified ?? NO_VERIFIED_CONTRACTS)([address.toLowerCase() as Address]);
+  // A rejected lookup must not go unhandled while the other queries are still running.
+  verifiedSelf.catch(() => {});
+  const [[row], balance] = await Promise.all([
     db.query<FlagsRow>(
       `select (select creator from contract_creations where address = $1 order by block_number desc limit 1) as creator,
          (select transaction_hash from contract_creations where address = $1 order by block_number desc limit 1) as creation_tx,
@@ -54,13 +68,13 @@ export async function addressDetails(
          (exists (select 1 from token_transfers where from_address = $1)
            or exists (select 1 from token_transfers where to_address = $1)) as has_token_transfers,
          false as has_validated_blocks,
-         ${TOKEN_COLUMNS}
-       from (select 1) one left join tokens t on t.address = $1`,
+         ${TOKEN_COLUMNS}, o.*
+       from (select 1) one left join tokens t on t.address = $1 cross join ${addressFactsSubquery("$1")} o`,
       [a],
     ),
-    loadAddressObject(db, address, deps),
     (deps.coinBalance ?? getCoinBalanceSummary)(db, address),
   ]);
+  const base = await addressObjectFromColumns(address, row!, deps, verifiedSelf);
   const r = row!;
   return {
     ...base,

@@ -26,7 +26,7 @@ export async function nftPage(
   cursor: NftCursor | null,
   deps: AddressDeps & { gateways: Partial<Gateways> },
 ): Promise<NftPage> {
-  const verifiedSelf = (deps.verified ?? NO_VERIFIED_CONTRACTS)([holder]);
+  const verifiedSelf = (deps.verified ?? NO_VERIFIED_CONTRACTS)([holder.toLowerCase() as Address]);
   // A rejected lookup must not go unhandled while the page query is still running.
   verifiedSelf.catch(() => {});
   const rows = await queryNftPage(db, holder, types, cursor);
