@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { encodeAbiParameters, type Hex } from "viem";
@@ -110,11 +110,6 @@ describe.skipIf(!FORGE)("forge verify-contract against Lookout (real forge, anvi
     env = await startApisEnv();
     await env.apis.listen({ port: 0, host: "127.0.0.1" });
     base = `http://127.0.0.1:${(env.apis.server.address() as { port: number }).port}`;
-    // forge takes an Etherscan key only from an [etherscan] entry for a chain it has no Etherscan URL for (anvil).
-    appendFileSync(
-      join(root, "foundry.toml"),
-      `\n[etherscan]\nlookout = { key = "lookout", chain = ${env.chain.anvil.chainId}, url = "${base}/api" }\n`,
-    );
 
     const created = await forge([
       "create",
@@ -187,18 +182,27 @@ describe.skipIf(!FORGE)("forge verify-contract against Lookout (real forge, anvi
 
   it("--verifier etherscan with a custom --verifier-url", async () => {
     const [label, factor] = LABELS[1]!;
-    const r = await forge([
-      ...verifyArgs(vaults[1]!, label, factor),
-      "--verifier",
-      "etherscan",
-      "--verifier-url",
-      `${base}/api`,
-      "--verifier-api-key",
-      "lookout",
-    ]);
-    expect(r.code, r.out).toBe(0);
-    expect(r.out).toMatch(/Contract successfully verified/);
-    await expectVerified(vaults[1]!);
+    // forge takes an Etherscan key only from an [etherscan] entry for a chain it knows no Etherscan for (anvil);
+    // with that entry present it would use Etherscan even for --verifier sourcify, so it is there for this test only.
+    const toml = join(root, "foundry.toml");
+    writeFileSync(
+      toml,
+      `${PROJECT["foundry.toml"]}\n[etherscan]\nlookout = { key = "lookout", chain = ${env.chain.anvil.chainId}, url = "${base}/api" }\n`,
+    );
+    try {
+      const r = await forge([
+        ...verifyArgs(vaults[1]!, label, factor),
+        "--verifier",
+        "etherscan",
+        "--verifier-url",
+        `${base}/api`,
+      ]);
+      expect(r.code, r.out).toBe(0);
+      expect(r.out).toMatch(/Contract successfully verified/);
+      await expectVerified(vaults[1]!);
+    } finally {
+      writeFileSync(toml, PROJECT["foundry.toml"]);
+    }
   });
 
   it("--verifier sourcify --verifier-url http://HOST/sourcify/", async () => {

@@ -39,7 +39,17 @@ export async function checkVerifyStatus(deps: VerificationApiDeps, p: Params): P
   if (!guid) return notOk("Missing guid field");
   // Ids are UUIDs; anything else cannot name a job (and must not reach a uuid-typed comparison).
   if (!/^[0-9a-f-]{36}$/i.test(guid)) return notOk(TEXT.unknownGuid);
-  return jobStatusEnvelope(await deps.jobs.get(guid.toLowerCase()));
+  return jobStatusEnvelope(await settledJob(deps, guid.toLowerCase()));
+}
+
+/** The job once done, or as it is after `statusWaitMs` (polled in the table, so any process may run it). */
+async function settledJob(deps: VerificationApiDeps, id: string) {
+  const deadline = Date.now() + (deps.statusWaitMs ?? 5000);
+  for (;;) {
+    const job = await deps.jobs.get(id);
+    if (!job || job.state === "done" || Date.now() >= deadline) return job;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 export async function getAbi(deps: VerificationApiDeps, p: Params): Promise<Envelope> {

@@ -12,6 +12,11 @@ export type VerificationApiDeps = {
   chains: ReadonlyMap<string, VerifierChain>;
   compilers: Pick<VerifierCompilers, "resolveVersion">;
   jobs: VerificationJobs;
+  /**
+   * How long `checkverifystatus` waits for an unfinished job before answering "Pending in queue" (default 5 s).
+   * forge sleeps 15 s after a pending answer whatever its --delay, so a short wait saves its users that pause.
+   */
+  statusWaitMs?: number;
 };
 
 export const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
