@@ -147,6 +147,7 @@ type Row = {
   compile_ms: number;
   e2e_ms: number;
   ratio: number;
+  ratio_of_fastest: number;
   second_ms: number;
   stored_ms: number;
   auto_ms: number;
@@ -374,6 +375,8 @@ async function main() {
         compile_ms: r1(median(s.compile)),
         e2e_ms: r1(median(s.e2e)),
         ratio: r3(median(s.e2e) / median(s.compile)),
+        // Contention on the shared machine only adds time: the fastest of each is the least disturbed figure.
+        ratio_of_fastest: r3(Math.min(...s.e2e) / Math.min(...s.compile)),
         second_ms: r1(median(s.second)),
         stored_ms: r1(median(s.stored)),
         auto_ms: r1(median(auto)),
@@ -405,6 +408,16 @@ async function main() {
           p90: r3(pct(ratios, 90)),
           max: r3(Math.max(...ratios)),
         },
+        e2e_over_compile_single_auxdata_fastest: {
+          median: r3(median(single.map((r) => r.ratio_of_fastest))),
+          p90: r3(
+            pct(
+              single.map((r) => r.ratio_of_fastest),
+              90,
+            ),
+          ),
+          max: r3(Math.max(...single.map((r) => r.ratio_of_fastest))),
+        },
         e2e_over_compile_several_auxdata: rows.filter((r) => r.several_auxdata).map((r) => r.ratio),
         second_address_ms: summary(second),
         stored_bytecode_ms: summary(stored),
@@ -420,12 +433,12 @@ async function main() {
     };
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     log(
-      "\n| Contract | solc | runtime B | files | compile ms | e2e ms | e2e/compile | second ms | stored ms | auto ms |",
+      "\n| Contract | solc | runtime B | files | compile ms | e2e ms | e2e/compile | fastest e2e/compile | second ms | stored ms | auto ms |",
     );
-    log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (const r of rows)
       log(
-        `| ${r.name}${r.several_auxdata ? " (2 auxdata)" : ""} | ${r.compiler} | ${r.runtime_bytes} | ${r.source_files} | ${r.compile_ms} | ${r.e2e_ms} | ${r.ratio.toFixed(2)} | ${r.second_ms} | ${r.stored_ms} | ${r.auto_ms} |`,
+        `| ${r.name}${r.several_auxdata ? " (2 auxdata)" : ""} | ${r.compiler} | ${r.runtime_bytes} | ${r.source_files} | ${r.compile_ms} | ${r.e2e_ms} | ${r.ratio.toFixed(2)} | ${r.ratio_of_fastest.toFixed(2)} | ${r.second_ms} | ${r.stored_ms} | ${r.auto_ms} |`,
       );
   } finally {
     await compilers.close();

@@ -1,17 +1,17 @@
 import type { Queryable } from "../../db/db.js";
 import { type CompilerLanguage, canonicalJson, type StandardJsonInput } from "../compilers/index.js";
 import { type ContractMatch, type Hex, matchContract, selectBestMatch } from "../matching/index.js";
-import { fullMatchesByOnchainRuntime } from "../store/verified-contracts.js";
+import { fullMatchesByOnchainCode } from "../store/verified-contracts.js";
 import type { CandidateContract } from "./compiled.js";
 import { sourceTexts, storedSettings } from "./inputs.js";
 
 export type StoredWinner = { candidate: CandidateContract; result: ContractMatch };
 
 /**
- * A full match for a contract whose runtime code is already in the store, verified from the same sources and
- * settings by the same compiler: the stored compiled code is what compiling the input would give, so the engine
- * matches against it and nothing is compiled (the compilation cache may have forgotten the input; a restart
- * empties its memory tier). Null when the store has no such verification or it does not fully match (then the
+ * A full match for a contract whose runtime code or creation input is already in the store, verified from the same
+ * sources and settings by the same compiler: the stored compiled code is what compiling the input would give, so
+ * the engine matches against it and nothing is compiled (the compilation cache may have forgotten the input; a
+ * restart empties its memory tier). Null when the store has no such verification or it does not fully match (then the
  * caller compiles as usual, so every outcome other than a full match is the compiler's).
  */
 export async function storedFullMatch(
@@ -21,7 +21,7 @@ export async function storedFullMatch(
   inputs: readonly StandardJsonInput[],
   onchain: { runtimeCode: Hex; creationInput: Hex | null },
 ): Promise<StoredWinner | null> {
-  const rows = await fullMatchesByOnchainRuntime(db, onchain.runtimeCode, version);
+  const rows = await fullMatchesByOnchainCode(db, onchain, version);
   if (rows.length === 0) return null;
   const compiler = language === "Vyper" ? "vyper" : "solc";
   for (const input of inputs) {

@@ -221,22 +221,27 @@ export async function candidatesByCreationPrefix(
 }
 
 /**
- * Verifications (full matches) of contracts whose on-chain runtime code is exactly `runtimeCode`, compiled by
- * `compilerVersion`: a request for a copy of a verified contract can match against their compiled code instead
- * of compiling. Found through the runtime length index (Solidity runtime code keeps its compiled length).
+ * Verifications (full matches) of contracts whose on-chain runtime code or creation input is exactly the given one,
+ * compiled by `compilerVersion`: a request for a copy of a verified contract can match against their compiled code
+ * instead of compiling. Found through the runtime length and creation prefix indexes (Solidity runtime code keeps
+ * its compiled length; a creation input starts with the compiled creation code). The creation input finds copies
+ * whose immutables differ (e.g. an EIP-712 domain holding `address(this)`).
  */
-export async function fullMatchesByOnchainRuntime(
+export async function fullMatchesByOnchainCode(
   db: Queryable,
-  runtimeCode: Hex,
+  onchain: { runtimeCode: Hex; creationInput: Hex | null },
   compilerVersion: string,
   limit = 10,
 ): Promise<VerifiedContractRecord[]> {
-  const code = toBytea(runtimeCode);
+  const runtime = toBytea(onchain.runtimeCode);
+  const creation = toByteaOrNull(onchain.creationInput);
   const rows = await db.query<Row>(
     `select * from verified_contracts
-     where runtime_code_length = $1 and onchain_runtime_code = $2 and compiler_version = $3 and match_type = 'full'
-     order by automatic, verified_at desc limit $4`,
-    [code.length, code, compilerVersion, limit],
+     where compiler_version = $3 and match_type = 'full'
+       and ((runtime_code_length = $1 and onchain_runtime_code = $2)
+         or (creation_code_prefix = $4 and onchain_creation_code = $5))
+     order by automatic, verified_at desc limit $6`,
+    [runtime.length, runtime, compilerVersion, creation ? creationPrefix(creation) : null, creation, limit],
   );
   return rows.map(rowToRecord);
 }
