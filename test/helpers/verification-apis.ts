@@ -2,8 +2,9 @@ import { createRpc } from "../../src/chain/rpc.js";
 import { withIndexedChain } from "../../src/config/chains.js";
 import { type App, buildApp } from "../../src/http/app.js";
 import type { VerifierChain } from "../../src/verifier/chain-clients.js";
+import type { CompilerRegistry } from "../../src/verifier/compilers/index.js";
 import { createJobRunner, type JobRunner } from "../../src/verifier/jobs/index.js";
-import { verify } from "../../src/verifier/service/index.js";
+import { type VerifierCompilers, verify } from "../../src/verifier/service/index.js";
 import { startVerifierEnv, type VerifierEnv } from "./verify.js";
 
 export type ApisEnv = VerifierEnv & {
@@ -14,8 +15,11 @@ export type ApisEnv = VerifierEnv & {
 };
 
 /** The verifier test environment plus a job runner and an app serving the Etherscan and Sourcify APIs. */
-export async function startApisEnv(): Promise<ApisEnv> {
+export async function startApisEnv(
+  o: { compilers?: (registry: CompilerRegistry) => VerifierCompilers } = {},
+): Promise<ApisEnv> {
   const env = await startVerifierEnv();
+  const compilers = o.compilers ? o.compilers(env.compilers) : env.compilers;
   const configs = withIndexedChain([], {
     id: String(env.chain.anvil.chainId),
     name: "Local",
@@ -30,7 +34,7 @@ export async function startApisEnv(): Promise<ApisEnv> {
   const db = env.db.db;
   const jobs = createJobRunner({
     db,
-    verify: (req) => verify({ chains, compilers: env.compilers, db }, req),
+    verify: (req) => verify({ chains, compilers, db }, req),
     pollMs: 200,
   });
   await jobs.start();
@@ -38,7 +42,7 @@ export async function startApisEnv(): Promise<ApisEnv> {
     db,
     config: { bodyLimit: 16 * 1024 * 1024 },
     logger: false,
-    verificationApis: { db, chains, compilers: env.compilers, jobs },
+    verificationApis: { db, chains, compilers, jobs },
   });
   return {
     ...env,

@@ -59,7 +59,11 @@ export function sourceCodeItem(r: VerifiedContractRecord): SourceCodeItem {
     r.language === "Vyper"
       ? settings.optimize !== false && settings.optimize !== "none"
       : settings.optimizer?.enabled === true;
-  const version = r.language === "Vyper" ? `vyper:${r.compilerVersion.replace(/^v/, "")}` : r.compilerVersion;
+  // Etherscan writes Vyper versions as `vyper:0.4.0` (no commit), the way clients submit them.
+  const version =
+    r.language === "Vyper"
+      ? `vyper:${r.compilerVersion.replace(/^v/, "").replace(/\+commit\..*$/, "")}`
+      : r.compilerVersion;
   const mainSource = r.sources[r.fileName] ?? "";
   return {
     SourceCode: sourceCode,
