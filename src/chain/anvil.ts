@@ -83,6 +83,9 @@ export async function startAnvil(o: StartAnvilOptions = {}): Promise<Anvil> {
   if (o.blockTime) args.push("--block-time", String(o.blockTime));
   if (o.hardfork) args.push("--hardfork", o.hardfork);
   if (o.statePath) args.push("--state", o.statePath);
+  // anvil forgets the state of old blocks (a few thousand back) unless told to keep it; the indexer reads
+  // balances and traces at historical blocks while catching up, so the local chain keeps its whole history.
+  args.push("--max-persisted-states", "1000000");
   args.push(...(o.args ?? []));
   const bin = findAnvilBinary();
   const child = spawn(bin, args, { stdio: ["ignore", "ignore", "pipe"] });
