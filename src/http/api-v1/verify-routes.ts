@@ -6,22 +6,10 @@ import {
   type VerifyRequest,
   type VerifyResponse,
 } from "../../verifier/service/index.js";
-import { ErrorBody } from "./schemas.js";
+import { ContractRef, ErrorBody, StandardJsonBody } from "./schemas.js";
 
 /** The verify service as the HTTP layer calls it (bound to its dependencies). */
 export type VerifyFn = (req: VerifyRequest) => Promise<VerifyResponse>;
-
-const ContractRef = Type.Object({
-  // Upstream sends strings; numbers are accepted too (the spec's decision).
-  chainId: Type.Union([Type.String(), Type.Integer()]),
-  address: Type.String(),
-});
-
-const StandardJsonBody = Type.Object({
-  contracts: Type.Array(ContractRef),
-  compiler: Type.String(),
-  input: Type.String(),
-});
 
 const MultiPartBody = Type.Object({
   contracts: Type.Array(ContractRef),

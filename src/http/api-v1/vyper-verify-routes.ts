@@ -2,18 +2,8 @@ import { type Static, Type } from "@sinclair/typebox";
 import type { FastifyPluginAsync } from "fastify";
 import { parseStandardJsonInput } from "../../verifier/service/index.js";
 import { normaliseVyperStandardJson, vyperMultiPartInput } from "../../verifier/vyper/index.js";
+import { ContractRef, ErrorBody, StandardJsonBody } from "./schemas.js";
 import { type VerifyFn, v1VerificationBody } from "./verify-routes.js";
-
-const ContractRef = Type.Object({
-  chainId: Type.Union([Type.String(), Type.Integer()]),
-  address: Type.String(),
-});
-
-const StandardJsonBody = Type.Object({
-  contracts: Type.Array(ContractRef),
-  compiler: Type.String(),
-  input: Type.String(),
-});
 
 const MultiPartBody = Type.Object({
   contracts: Type.Array(ContractRef),
@@ -22,8 +12,6 @@ const MultiPartBody = Type.Object({
   sourceFiles: Type.Record(Type.String(), Type.String()),
   interfaces: Type.Optional(Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()])),
 });
-
-const ErrorBody = Type.Object({ code: Type.Integer(), message: Type.String() });
 
 /**
  * POST /vyper/sources:verify-standard-json and :verify-multi-part: the Solidity routes' flow and response shapes
