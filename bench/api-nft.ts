@@ -125,7 +125,19 @@ export type NftBenchResult = {
   /** Response body sizes of the first page (bytes): Lookout's rendered items vs the baseline's raw rows. */
   bodyBytes: { lookout: number; baseline: number };
   rows: Array<{ target: string; page: string; rps: number; p50: number; p99: number; errors: number }>;
-  ratios: { throughputFirst: number; throughputDeep: number; deepOverFirstLatency: number };
+  ratios: {
+    throughputFirst: number;
+    throughputDeep: number;
+    deepOverFirstLatency: number;
+    /** Lowest and highest per-round value of each ratio above, to show how far one run can be trusted. */
+    spread: {
+      throughputFirst: [number, number];
+      throughputDeep: [number, number];
+      deepOverFirstLatency: [number, number];
+    };
+    /** The same for the baseline: what the deep page's content costs the database and driver alone. */
+    baselineDeepOverFirstLatency: number;
+  };
 };
 
 export async function runNftBench(): Promise<NftBenchResult> {
@@ -182,8 +194,13 @@ export async function runNftBench(): Promise<NftBenchResult> {
       errors: runs[i]!.reduce((n, r) => n + r.errors, 0),
     }));
     // combos: [first Lookout, first baseline, deep Lookout, deep baseline]; ratios per round, then the median.
-    const perRound = (f: (rs: LoadResult[]) => number) =>
-      median(Array.from({ length: ROUNDS }, (_, j) => f(runs.map((r) => r[j]!))));
+    const ofRounds = (f: (rs: LoadResult[]) => number) =>
+      Array.from({ length: ROUNDS }, (_, j) => f(runs.map((r) => r[j]!)));
+    const perRound = (f: (rs: LoadResult[]) => number) => median(ofRounds(f));
+    const range = (f: (rs: LoadResult[]) => number): [number, number] => {
+      const xs = ofRounds(f);
+      return [Math.min(...xs), Math.max(...xs)];
+    };
     return {
       holdings,
       rounds: ROUNDS,
@@ -194,6 +211,12 @@ export async function runNftBench(): Promise<NftBenchResult> {
         throughputFirst: perRound((r) => r[0]!.rps / r[1]!.rps),
         throughputDeep: perRound((r) => r[2]!.rps / r[3]!.rps),
         deepOverFirstLatency: perRound((r) => r[2]!.p50 / r[0]!.p50),
+        baselineDeepOverFirstLatency: perRound((r) => r[3]!.p50 / r[1]!.p50),
+        spread: {
+          throughputFirst: range((r) => r[0]!.rps / r[1]!.rps),
+          throughputDeep: range((r) => r[2]!.rps / r[3]!.rps),
+          deepOverFirstLatency: range((r) => r[2]!.p50 / r[0]!.p50),
+        },
       },
     };
   } finally {
@@ -241,6 +264,12 @@ ${table}
 
 - Throughput vs baseline (median of per-round ratios): first page ${pct(r.ratios.throughputFirst)}, deep page ${pct(r.ratios.throughputDeep)} (goal ≥ 80 %).
 - Deep page p50 / first page p50 (Lookout, median of per-round ratios): ${r.ratios.deepOverFirstLatency.toFixed(2)} (goal ≤ 1.2).
+- Per-round values: throughput first page ${pct(r.ratios.spread.throughputFirst[0])}–${pct(r.ratios.spread.throughputFirst[1])}, deep page
+  ${pct(r.ratios.spread.throughputDeep[0])}–${pct(r.ratios.spread.throughputDeep[1])}; deep/first p50 ${r.ratios.spread.deepOverFirstLatency[0].toFixed(2)}–${r.ratios.spread.deepOverFirstLatency[1].toFixed(2)}.
+  The medians are close to the goals, so one run on a shared machine can land on either side of them.
+- The deep page is 50 ERC-404 items, whose is_unique needs the id's total supply (one index lookup each), the first
+  page 50 ERC-721 items, which need none: the baseline's deep/first p50 in the same rounds is
+  ${r.ratios.baselineDeepOverFirstLatency.toFixed(2)}.
 - Goal ${met ? "met in this run" : "not met in this run"}.
 - Response bodies of the first page: Lookout ${kb(r.bodyBytes.lookout)}, baseline ${kb(r.bodyBytes.baseline)}. Upstream
   repeats the owner's address object in every unique item and renders a full token object per item, so Lookout
@@ -257,7 +286,8 @@ ${table}
   if (start === -1) doc = `${doc.trimEnd()}\n\n${section}`;
   else {
     const next = doc.indexOf("\n## ", start + 3);
-    doc = doc.slice(0, start) + section + (next === -1 ? "" : doc.slice(next + 1));
+    // A blank line before the section that follows, as Markdown wants.
+    doc = doc.slice(0, start) + section + (next === -1 ? "" : `\n${doc.slice(next + 1)}`);
   }
   writeFileSync(path, doc);
 }
