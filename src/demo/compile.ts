@@ -6,6 +6,9 @@ import { packagePath } from "../util/package-root.js";
 
 const require = createRequire(import.meta.url);
 
+/** The source unit name under which DemoTokens.sol imports the shared sample tokens. */
+export const SAMPLE_TOKENS = "lookout/contracts/SampleTokens.sol";
+
 export type DemoArtifact = { abi: Abi; bytecode: Hex };
 
 /** Compiles src/demo/DemoTokens.sol with the solc npm package, OpenZeppelin imports from node_modules. */
@@ -13,7 +16,11 @@ export function compileDemoContracts(): Record<string, DemoArtifact> {
   const solc = require("solc") as { compile(input: string, o: unknown): string };
   const input = {
     language: "Solidity",
-    sources: { "DemoTokens.sol": { content: readFileSync(packagePath("src/demo/DemoTokens.sol"), "utf8") } },
+    sources: {
+      "DemoTokens.sol": { content: readFileSync(packagePath("src/demo/DemoTokens.sol"), "utf8") },
+      // Shared with the tests; given as a source so no import callback reads our own files.
+      [SAMPLE_TOKENS]: { content: readFileSync(packagePath("src/contracts/SampleTokens.sol"), "utf8") },
+    },
     settings: {
       optimizer: { enabled: true, runs: 200 },
       outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } },

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { type Abi, type Address, encodeDeployData, encodeFunctionData, type Hex } from "viem";
+import { SAMPLE_TOKENS } from "../../src/demo/compile.js";
 import type { App } from "../../src/http/app.js";
 import { packagePath } from "../../src/util/package-root.js";
 import { rpc } from "./activity.js";
@@ -10,6 +11,7 @@ let compiled: Record<string, CompiledArtifact> | undefined;
 export function tokenContracts(): Record<string, CompiledArtifact> {
   compiled ??= compileSolidity({
     "Tokens.sol": readFileSync(packagePath("test/contracts/Tokens.sol"), "utf8"),
+    [SAMPLE_TOKENS]: readFileSync(packagePath("src/contracts/SampleTokens.sol"), "utf8"),
   });
   return compiled;
 }
