@@ -35,7 +35,8 @@ const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 async function main() {
-  const anvil = await startAnvil();
+  // The chain is built before indexing starts, so anvil must keep the state of every block.
+  const anvil = await startAnvil({ keepHistory: true });
   try {
     log(`building a chain of ${blocks} blocks of mixed activity on ${anvil.url} ...`);
     const t0 = performance.now();

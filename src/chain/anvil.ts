@@ -71,6 +71,8 @@ export type StartAnvilOptions = {
   hardfork?: string;
   /** Extra command-line arguments. */
   args?: string[];
+  /** Keep the state of every block (for catching up on a long chain built before indexing; costs memory). */
+  keepHistory?: boolean;
   /** File to load and dump the chain state (keeps a local chain across restarts). */
   statePath?: string;
 };
@@ -83,9 +85,9 @@ export async function startAnvil(o: StartAnvilOptions = {}): Promise<Anvil> {
   if (o.blockTime) args.push("--block-time", String(o.blockTime));
   if (o.hardfork) args.push("--hardfork", o.hardfork);
   if (o.statePath) args.push("--state", o.statePath);
-  // anvil forgets the state of old blocks (a few thousand back) unless told to keep it; the indexer reads
-  // balances and traces at historical blocks while catching up, so the local chain keeps its whole history.
-  args.push("--max-persisted-states", "1000000");
+  // anvil forgets the state of blocks a few thousand back unless told to keep it (at a large memory cost); an
+  // indexer that reads balances and traces at old blocks needs it when a long chain exists before indexing starts.
+  if (o.keepHistory) args.push("--max-persisted-states", "1000000");
   args.push(...(o.args ?? []));
   const bin = findAnvilBinary();
   const child = spawn(bin, args, { stdio: ["ignore", "ignore", "pipe"] });
