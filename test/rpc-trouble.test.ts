@@ -6,9 +6,7 @@ import { createTestDb } from "./helpers/db.js";
 import { CORE_TABLES, createTestIndexer, dumpTables, indexToHead } from "./helpers/indexer.js";
 
 /** A proxy in front of anvil that fails, drops and delays a share of the calls (deterministic sequence). */
-function troubleProxy(
-  target: string,
-): Promise<{
+function troubleProxy(target: string): Promise<{
   server: Server;
   url: string;
   stats: { forwarded: number; http500: number; dropped: number; delayed: number };

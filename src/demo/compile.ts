@@ -42,7 +42,9 @@ export function compileDemoContracts(): Record<string, DemoArtifact> {
       details: errors.map((e: { formattedMessage: string }) => e.formattedMessage).join("\n"),
     });
   const result: Record<string, DemoArtifact> = {};
-  for (const [name, c] of Object.entries(out.contracts["DemoTokens.sol"] as Record<string, any>))
+  for (const [name, c] of Object.entries(
+    out.contracts["DemoTokens.sol"] as Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>,
+  ))
     result[name] = { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
   return result;
 }

@@ -35,7 +35,7 @@ export function decodeStringResult(data: Hex | null | undefined): string | null 
 
 /** A uint256 returned by a call, as a decimal string; null when the answer is not one word. Pure. */
 export function decodeUintResult(data: Hex | null | undefined): string | null {
-  if (!data || data.length !== 66) return null;
+  if (data?.length !== 66) return null;
   return BigInt(data).toString();
 }
 

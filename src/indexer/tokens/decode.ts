@@ -41,7 +41,7 @@ const lower = (a: string) => a.toLowerCase() as Address;
 
 /** A 32-byte topic holding an address: the upper 12 bytes must be zero (else it is not an address). */
 function topicAddress(topic: Hex | undefined): Address | null {
-  if (!topic || topic.length !== 66 || !/^0x0{24}/.test(topic)) return null;
+  if (topic?.length !== 66 || !/^0x0{24}/.test(topic)) return null;
   return lower(`0x${topic.slice(26)}`);
 }
 
