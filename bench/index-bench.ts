@@ -121,7 +121,9 @@ async function main() {
         await indexer.init();
         const start = performance.now();
         while (!indexer.progress.caughtUp || (indexer.progress.height ?? -1) < head) await indexer.step();
-        return (head + 1) / ((performance.now() - start) / 1000);
+        const rate = (head + 1) / ((performance.now() - start) / 1000);
+        await indexer.stopExtensions();
+        return rate;
       } finally {
         await db.close();
         await admin.query(`drop database if exists ${name} with (force)`);
