@@ -56,13 +56,18 @@ describe("validation, several chains, attacks", () => {
   it("an EOA, a never-used address and a self-destructed contract are INVALID; nothing is compiled", async () => {
     const live = await env.deploy(deployData(built.Killable!, [1n]));
     const doomed = await env.deploy(deployData(built.Killable!, [2n]));
-    await rpc(env.chain.anvil.url, "eth_sendTransaction", [
+    const kill = await rpc<Hex>(env.chain.anvil.url, "eth_sendTransaction", [
       {
         from: env.chain.accounts[0]!.address,
         to: doomed,
         data: encodeFunctionData({ abi: built.Killable!.abi, functionName: "kill" }),
       },
     ]);
+    // anvil mines asynchronously: wait for the receipt before looking at the code.
+    for (let i = 0; i < 200; i++) {
+      if (await rpc(env.chain.anvil.url, "eth_getTransactionReceipt", [kill])) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
     expect(await rpc(env.chain.anvil.url, "eth_getCode", [doomed, "latest"])).toBe("0x");
     await env.sync();
     const eoa = env.chain.accounts[1]!.address;
