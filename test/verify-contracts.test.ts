@@ -1,6 +1,6 @@
 import { encodeFunctionData, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rpc } from "./helpers/activity.js";
+import { rpc, waitForReceipt } from "./helpers/activity.js";
 import { startVerifierEnv, type VerifierEnv } from "./helpers/verify.js";
 import { build, deployData, link, standardJsonText, versionFor } from "./helpers/verify-contracts.js";
 
@@ -152,7 +152,7 @@ describe("verifying our own contracts (standard JSON and multi-part)", () => {
     const settings = multiPartSettings(version, 200);
     const built = await build(env.compilers, version, sources, settings);
     const factory = await env.deploy(deployData(built.Factory!));
-    await rpc(env.chain.anvil.url, "eth_sendTransaction", [
+    const make = await rpc<Hex>(env.chain.anvil.url, "eth_sendTransaction", [
       {
         from: env.chain.accounts[0]!.address,
         to: factory,
@@ -160,6 +160,7 @@ describe("verifying our own contracts (standard JSON and multi-part)", () => {
         gas: "0x989680",
       },
     ]);
+    await waitForReceipt(env.chain.anvil.url, make);
     const read = async (fn: "a" | "b") =>
       `0x${(
         await rpc<Hex>(env.chain.anvil.url, "eth_call", [

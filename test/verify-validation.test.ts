@@ -1,6 +1,6 @@
 import { encodeFunctionData, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rpc } from "./helpers/activity.js";
+import { rpc, waitForReceipt } from "./helpers/activity.js";
 import { startVerifierEnv, type VerifierEnv } from "./helpers/verify.js";
 import { build, deployData, standardJsonText, versionFor } from "./helpers/verify-contracts.js";
 
@@ -63,11 +63,7 @@ describe("validation, several chains, attacks", () => {
         data: encodeFunctionData({ abi: built.Killable!.abi, functionName: "kill" }),
       },
     ]);
-    // anvil mines asynchronously: wait for the receipt before looking at the code.
-    for (let i = 0; i < 200; i++) {
-      if (await rpc(env.chain.anvil.url, "eth_getTransactionReceipt", [kill])) break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    await waitForReceipt(env.chain.anvil.url, kill);
     expect(await rpc(env.chain.anvil.url, "eth_getCode", [doomed, "latest"])).toBe("0x");
     await env.sync();
     const eoa = env.chain.accounts[1]!.address;

@@ -144,3 +144,16 @@ export async function mineActivity(
     n = (n * 1103515245 + 12345) % 2147483648;
   }
 }
+
+/** Waits until anvil has mined `hash` (automine mines asynchronously) and returns its receipt. */
+export async function waitForReceipt<T = { status: Hex; contractAddress: Address | null }>(
+  url: string,
+  hash: Hex,
+): Promise<T> {
+  for (let i = 0; i < 400; i++) {
+    const r = await rpc<T | null>(url, "eth_getTransactionReceipt", [hash]);
+    if (r) return r;
+    await new Promise((ok) => setTimeout(ok, 25));
+  }
+  throw new Error(`transaction ${hash} was not mined`);
+}
