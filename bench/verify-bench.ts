@@ -14,6 +14,7 @@
  * Needs the PostgreSQL of BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres); creates and
  * drops the database lookout_bench_verify.
  */
+
 import { rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
@@ -28,15 +29,11 @@ import { createPostgresDb } from "../src/db/pg.js";
 import { buildApp } from "../src/http/app.js";
 import { packagePath } from "../src/util/package-root.js";
 import type { VerifierChain } from "../src/verifier/chain-clients.js";
-import {
-  type CompilationCache,
-  type CompilerOutput,
-  type CompilerRegistry,
-  createCompilers,
-} from "../src/verifier/compilers/index.js";
+import type { CompilationCache, CompilerOutput, CompilerRegistry } from "../src/verifier/compilers/index.js";
 import { verify, withOutputSelection } from "../src/verifier/service/index.js";
 import { automaticVerificationExtension, verifyAutomatically } from "../src/verifier/store/index.js";
 import { rpc } from "../test/helpers/activity.js";
+import { offlineCompilers } from "../test/helpers/compilers.js";
 import { createTestIndexer, indexToHead } from "../test/helpers/indexer.js";
 import { type CorpusEntry, corpus } from "./verify-corpus.js";
 
@@ -50,7 +47,6 @@ const rounds = Math.max(1, Number(values.rounds));
 const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const DB_NAME = "lookout_bench_verify";
 const log = (s: string) => process.stderr.write(`${s}\n`);
-const silent = { info() {}, warn() {}, error() {}, debug() {} };
 
 type Built = { abi: Abi; bytecode: Hex; runtime: Hex };
 type Deployment = { address: Hex; txHash: Hex; blockNumber: number; creationInput: Hex };
@@ -172,17 +168,7 @@ async function main() {
   // Probes of installed solc-js are remembered in this dir; its compilation cache is emptied for a cold start.
   const compilersDir = packagePath("node_modules/.cache/lookout-bench-verify-compilers");
   rmSync(`${compilersDir}/cache`, { recursive: true, force: true });
-  const compilers = createCompilers(
-    {
-      compilersDir,
-      solcListUrl: "http://127.0.0.1:1/list.json",
-      solcjsListUrl: "http://127.0.0.1:1/bin/list.json",
-      vyperListUrl: "http://127.0.0.1:1/vyper.json",
-      listRefreshMs: 0,
-    },
-    silent,
-  );
-  await compilers.ready();
+  const compilers = await offlineCompilers({ dir: compilersDir });
   const cache = coldSwitch(compilers);
   const versionOf = (prefix: string) => {
     const v = compilers.listSolidity().find((c) => c.version.startsWith(`v${prefix}+`));

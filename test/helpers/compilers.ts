@@ -6,10 +6,12 @@ const silent = { info() {}, warn() {}, error() {}, debug() {} };
 
 /**
  * A compiler registry that runs offline on the npm-installed solc-js versions (the list URLs answer nothing).
- * Its compilers dir is shared by the test files of a run, so each soljson's version probe happens once.
+ * Its compilers dir (default: one shared by the test files of a run) remembers each soljson's version probe.
  */
-export async function offlineCompilers(): Promise<CompilerRegistry> {
-  const dir = packagePath("node_modules/.cache/lookout-test-compilers");
+export async function offlineCompilers(
+  o: { dir?: string; concurrency?: number } = {},
+): Promise<CompilerRegistry> {
+  const dir = o.dir ?? packagePath("node_modules/.cache/lookout-test-compilers");
   mkdirSync(dir, { recursive: true });
   const compilers = createCompilers(
     {
@@ -18,6 +20,7 @@ export async function offlineCompilers(): Promise<CompilerRegistry> {
       solcjsListUrl: "http://127.0.0.1:1/bin/list.json",
       vyperListUrl: "http://127.0.0.1:1/vyper.json",
       listRefreshMs: 0,
+      ...(o.concurrency ? { concurrency: o.concurrency } : {}),
     },
     silent,
   );

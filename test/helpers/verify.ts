@@ -1,4 +1,3 @@
-import { mkdirSync } from "node:fs";
 import type { Hex } from "viem";
 import { createRpc } from "../../src/chain/rpc.js";
 import { type ChainConfig, withIndexedChain } from "../../src/config/chains.js";
@@ -6,7 +5,7 @@ import { type App, buildApp } from "../../src/http/app.js";
 import type { Indexer } from "../../src/indexer/runtime.js";
 import { packagePath } from "../../src/util/package-root.js";
 import type { VerifierChain } from "../../src/verifier/chain-clients.js";
-import { type CompilerRegistry, createCompilers } from "../../src/verifier/compilers/index.js";
+import type { CompilerRegistry } from "../../src/verifier/compilers/index.js";
 import { verify } from "../../src/verifier/service/index.js";
 import {
   automaticVerificationExtension,
@@ -14,28 +13,16 @@ import {
 } from "../../src/verifier/store/index.js";
 import { rpc } from "./activity.js";
 import { startTestChain, type TestChain } from "./anvil.js";
+import { offlineCompilers } from "./compilers.js";
 import { createTestDb, type TestDb } from "./db.js";
 import { createTestIndexer, indexToHead } from "./indexer.js";
 
-const silent = { info() {}, warn() {}, error() {}, debug() {} };
-
 /** Offline compiler registry on the npm-installed solc-js versions (list URLs answer nothing). */
-export async function offlineVerifierCompilers(): Promise<CompilerRegistry> {
-  const dir = packagePath("node_modules/.cache/lookout-test-verify-compilers");
-  mkdirSync(dir, { recursive: true });
-  const c = createCompilers(
-    {
-      compilersDir: dir,
-      solcListUrl: "http://127.0.0.1:1/list.json",
-      solcjsListUrl: "http://127.0.0.1:1/bin/list.json",
-      vyperListUrl: "http://127.0.0.1:1/vyper.json",
-      listRefreshMs: 0,
-      concurrency: 2,
-    },
-    silent,
-  );
-  await c.ready();
-  return c;
+export function offlineVerifierCompilers(): Promise<CompilerRegistry> {
+  return offlineCompilers({
+    dir: packagePath("node_modules/.cache/lookout-test-verify-compilers"),
+    concurrency: 2,
+  });
 }
 
 export type VerifierEnv = {
