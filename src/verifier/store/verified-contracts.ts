@@ -166,15 +166,20 @@ export async function saveVerifiedContract(db: Queryable, c: NewVerifiedContract
   const updates = COLUMNS.filter((k) => k !== "chain_id" && k !== "address")
     .map((k) => `${k} = excluded.${k}`)
     .join(", ");
-  const rows = await db.query<Row>(
+  const rows = await db.query<{ verified_at: Date | string }>(
     `insert into verified_contracts (${COLUMNS.join(", ")}) values (${placeholders})
      on conflict (chain_id, address) do update set ${updates}, verified_at = now()
      where not (verified_contracts.match_type = 'full' and excluded.match_type = 'partial')
        and not (excluded.automatic and not verified_contracts.automatic)
-     returning *`,
+     returning verified_at`,
     recordParams(c),
   );
-  if (rows[0]) return { outcome: "stored", record: rowToRecord(rows[0]) };
+  // The stored row is what was sent: no need to read back (and parse) sources and artifacts again.
+  if (rows[0])
+    return {
+      outcome: "stored",
+      record: { ...c, address: c.address.toLowerCase() as Hex, verifiedAt: new Date(rows[0].verified_at) },
+    };
   const kept = await getVerifiedContract(db, c.chainId, c.address);
   if (!kept) throw new Error("verified_contracts: row vanished during save");
   return { outcome: "kept", record: kept };
