@@ -15,13 +15,13 @@ type Command = {
   run(config: Config): Promise<number>;
 };
 
-const serviceKeys = (k: string) => !["chainsConfig"].includes(k) || true;
+const allKeys = () => true;
 
 const COMMANDS: Record<string, Command> = {
   start: {
     summary:
       "Index the chain and serve the HTTP API in one process (launches a local anvil when RPC_URL is unset).",
-    uses: serviceKeys,
+    uses: allKeys,
     run: (c) => runService(c, { http: true, indexer: true }),
   },
   serve: {
@@ -51,7 +51,7 @@ const COMMANDS: Record<string, Command> = {
   demo: {
     summary:
       "Like start, on a local anvil, plus sample token contracts (ERC-721, ERC-1155, ERC-404, ERC-20) and activity.",
-    uses: serviceKeys,
+    uses: allKeys,
     run: (c) => import("../demo/command.js").then((m) => m.runDemoCommand(c)),
   },
   migrate: {
