@@ -8,18 +8,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRpc } from "../src/chain/rpc.js";
-import { type ChainConfig, withIndexedChain } from "../src/config/chains.js";
-import { type App, buildApp } from "../src/http/app.js";
-import type { VerifierChain } from "../src/verifier/chain-clients.js";
+import type { App } from "../src/http/app.js";
 import { type CompilerRegistry, createCompilers } from "../src/verifier/compilers/index.js";
-import { verify } from "../src/verifier/service/index.js";
 import { rpc } from "./helpers/activity.js";
 import { startTestChain, type TestChain } from "./helpers/anvil.js";
 import { type CompilerServer, startCompilerServer } from "./helpers/compiler-server.js";
 import { createTestDb, type TestDb } from "./helpers/db.js";
 import { createTestIndexer, indexToHead } from "./helpers/indexer.js";
 import { vyperCases } from "./helpers/recorded-vyper.js";
+import { buildVerifierApp } from "./helpers/verify.js";
 
 const fixture = vyperCases().find((c) => c.name === "vyper/auxdata-0.4.1.json")!;
 const BINARY = "/vyper/releases/v0.4.1b1/vyper.0.4.1b1+commit.039d3692.linux";
@@ -68,23 +65,7 @@ beforeAll(async () => {
   await compilers.ready();
   chain = await startTestChain();
   db = await createTestDb();
-  const configs: ChainConfig[] = withIndexedChain([], {
-    id: String(chain.anvil.chainId),
-    name: "Local",
-    rpcUrl: chain.anvil.url,
-  });
-  const chains = new Map<string, VerifierChain>(
-    configs.map((c) => [
-      c.id,
-      { config: c, rpc: createRpc({ url: c.rpcUrl, batchSize: 10, timeoutMs: 10_000, retries: 2 }) },
-    ]),
-  );
-  app = await buildApp({
-    db: db.db,
-    config: { bodyLimit: 2 * 1024 * 1024 },
-    logger: false,
-    verifier: { chains: configs, compilers, verify: (req) => verify({ chains, compilers, db: db.db }, req) },
-  });
+  app = await buildVerifierApp(db.db, chain, compilers, { bodyLimit: 2 * 1024 * 1024 });
 });
 
 afterAll(async () => {

@@ -1,12 +1,8 @@
 import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRpc } from "../src/chain/rpc.js";
-import { type ChainConfig, withIndexedChain } from "../src/config/chains.js";
-import { type App, buildApp } from "../src/http/app.js";
+import type { App } from "../src/http/app.js";
 import type { Indexer } from "../src/indexer/runtime.js";
-import type { VerifierChain } from "../src/verifier/chain-clients.js";
 import type { CompilerRegistry } from "../src/verifier/compilers/index.js";
-import { verify } from "../src/verifier/service/index.js";
 import { rpc } from "./helpers/activity.js";
 import { startTestChain, type TestChain } from "./helpers/anvil.js";
 import { createTestDb, type TestDb } from "./helpers/db.js";
@@ -17,7 +13,7 @@ import {
   vyperCases,
   withRecordedVyper,
 } from "./helpers/recorded-vyper.js";
-import { offlineVerifierCompilers } from "./helpers/verify.js";
+import { buildVerifierApp, offlineVerifierCompilers } from "./helpers/verify.js";
 
 const cases = vyperCases();
 const byName = (n: string) => cases.find((c) => c.name.endsWith(n))!;
@@ -80,23 +76,7 @@ beforeAll(async () => {
   indexer = await createTestIndexer(db.db, chain.anvil.url);
   registry = await offlineVerifierCompilers();
   const compilers = withRecordedVyper(registry, stand);
-  const configs: ChainConfig[] = withIndexedChain([], {
-    id: chainId,
-    name: "Local",
-    rpcUrl: chain.anvil.url,
-  });
-  const chains = new Map<string, VerifierChain>(
-    configs.map((c) => [
-      c.id,
-      { config: c, rpc: createRpc({ url: c.rpcUrl, batchSize: 10, timeoutMs: 10_000, retries: 2 }) },
-    ]),
-  );
-  app = await buildApp({
-    db: db.db,
-    config: { bodyLimit: 16 * 1024 * 1024 },
-    logger: false,
-    verifier: { chains: configs, compilers, verify: (req) => verify({ chains, compilers, db: db.db }, req) },
-  });
+  app = await buildVerifierApp(db.db, chain, compilers, { bodyLimit: 16 * 1024 * 1024 });
 });
 
 afterAll(async () => {

@@ -1,12 +1,15 @@
 import type { Hex } from "viem";
 import { createRpc } from "../../src/chain/rpc.js";
 import { type ChainConfig, withIndexedChain } from "../../src/config/chains.js";
+import type { Db } from "../../src/db/db.js";
+import type { VerifierHttpDeps } from "../../src/http/api-v1/plugin.js";
 import { type App, buildApp } from "../../src/http/app.js";
 import type { Indexer } from "../../src/indexer/runtime.js";
 import { packagePath } from "../../src/util/package-root.js";
 import type { VerifierChain } from "../../src/verifier/chain-clients.js";
 import type { CompilerRegistry } from "../../src/verifier/compilers/index.js";
 import { verify } from "../../src/verifier/service/index.js";
+import type { VerifierCompilers } from "../../src/verifier/service/types.js";
 import {
   automaticVerificationExtension,
   createVerifiedContractLookup,
@@ -41,6 +44,36 @@ export type VerifierEnv = {
   stop(): Promise<void>;
 };
 
+/**
+ * The HTTP app with the verify routes over `chain` (indexed) and `others`, on the given compilers, with address
+ * objects reading our verified-contract store.
+ */
+export async function buildVerifierApp(
+  db: Db,
+  chain: TestChain,
+  compilers: VerifierHttpDeps["compilers"] & VerifierCompilers,
+  o: { others?: ChainConfig[]; bodyLimit?: number } = {},
+): Promise<App> {
+  const configs = withIndexedChain(o.others ?? [], {
+    id: String(chain.anvil.chainId),
+    name: "Local",
+    rpcUrl: chain.anvil.url,
+  });
+  const chains = new Map<string, VerifierChain>(
+    configs.map((c) => [
+      c.id,
+      { config: c, rpc: createRpc({ url: c.rpcUrl, batchSize: 10, timeoutMs: 10_000, retries: 2 }) },
+    ]),
+  );
+  return buildApp({
+    db,
+    config: { bodyLimit: o.bodyLimit ?? 16 * 1024 * 1024 },
+    logger: false,
+    explorer: { verified: createVerifiedContractLookup(db) },
+    verifier: { chains: configs, compilers, verify: (req) => verify({ chains, compilers, db }, req) },
+  });
+}
+
 /** anvil (indexed) + optional second anvil + database + indexer + app with the verify routes. */
 export async function startVerifierEnv(
   o: { hardfork?: string; secondChain?: boolean; compilers?: CompilerRegistry } = {},
@@ -52,8 +85,8 @@ export async function startVerifierEnv(
     extensions: [automaticVerificationExtension()],
   });
   const compilers = o.compilers ?? (await offlineVerifierCompilers());
-  const configs: ChainConfig[] = withIndexedChain(
-    other
+  const app = await buildVerifierApp(db.db, chain, compilers, {
+    others: other
       ? [
           {
             id: "31338",
@@ -66,24 +99,6 @@ export async function startVerifierEnv(
           },
         ]
       : [],
-    { id: String(chain.anvil.chainId), name: "Local", rpcUrl: chain.anvil.url },
-  );
-  const chains = new Map<string, VerifierChain>(
-    configs.map((c) => [
-      c.id,
-      { config: c, rpc: createRpc({ url: c.rpcUrl, batchSize: 10, timeoutMs: 10_000, retries: 2 }) },
-    ]),
-  );
-  const app = await buildApp({
-    db: db.db,
-    config: { bodyLimit: 16 * 1024 * 1024 },
-    logger: false,
-    explorer: { verified: createVerifiedContractLookup(db.db) },
-    verifier: {
-      chains: configs,
-      compilers,
-      verify: (req) => verify({ chains, compilers, db: db.db }, req),
-    },
   });
   return {
     chain,
