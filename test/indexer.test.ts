@@ -10,31 +10,7 @@ import {
 } from "./helpers/activity.js";
 import { startTestChain, type TestChain } from "./helpers/anvil.js";
 import { createTestDb, type TestDb } from "./helpers/db.js";
-import { createTestIndexer, indexToHead } from "./helpers/indexer.js";
-
-type NodeBlock = { number: Hex; hash: Hex; transactions: Array<{ hash: Hex }> };
-
-async function nodeChain(url: string): Promise<NodeBlock[]> {
-  const head = Number(await rpc<Hex>(url, "eth_blockNumber"));
-  const out: NodeBlock[] = [];
-  for (let n = 0; n <= head; n++)
-    out.push(await rpc<NodeBlock>(url, "eth_getBlockByNumber", [`0x${n.toString(16)}`, false]));
-  return out;
-}
-
-async function storedChain(t: TestDb) {
-  const rows = await t.db.query<{ number: number; hash: Uint8Array }>(
-    "select number, hash from blocks order by number",
-  );
-  return rows.map((r) => ({ number: r.number, hash: fromBytea(r.hash) }));
-}
-
-async function storedTxHashes(t: TestDb) {
-  const rows = await t.db.query<{ hash: Uint8Array }>(
-    "select hash from transactions order by block_number, index",
-  );
-  return rows.map((r) => fromBytea(r.hash));
-}
+import { createTestIndexer, indexToHead, nodeBlocks, storedBlocks } from "./helpers/indexer.js";
 
 describe("indexer core", () => {
   let chain: TestChain;
@@ -69,9 +45,10 @@ describe("indexer core", () => {
     const indexer = await createTestIndexer(t.db, url);
     await indexToHead(indexer, t.db, url);
 
-    const node = await nodeChain(url);
-    expect(await storedChain(t)).toEqual(node.map((b) => ({ number: Number(b.number), hash: b.hash })));
-    expect(await storedTxHashes(t)).toEqual(node.flatMap((b) => b.transactions));
+    const node = await nodeBlocks(url);
+    const stored = await storedBlocks(t.db);
+    expect(stored.blocks).toEqual(node.map((b) => ({ number: Number(b.number), hash: b.hash })));
+    expect(stored.txs).toEqual(node.flatMap((b) => b.transactions));
 
     // Receipts: status, gas used, effective gas price and created contract equal the node's.
     const txs = await t.db.query<{

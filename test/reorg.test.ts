@@ -1,21 +1,18 @@
-import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fromBytea } from "../src/db/bytes.js";
 import { type ActivityContracts, deployActivityContracts, mineActivity, rpc } from "./helpers/activity.js";
 import { startTestChain, type TestChain } from "./helpers/anvil.js";
 import { createTestDb, type TestDb } from "./helpers/db.js";
-import { CORE_TABLES, createTestIndexer, dumpTables, indexToHead } from "./helpers/indexer.js";
+import {
+  CORE_TABLES,
+  createTestIndexer,
+  dumpTables,
+  indexToHead,
+  nodeBlocks,
+  storedBlocks,
+} from "./helpers/indexer.js";
 
 async function canonical(url: string) {
-  const head = Number(await rpc<Hex>(url, "eth_blockNumber"));
-  const blocks = await Promise.all(
-    Array.from({ length: head + 1 }, (_, n) =>
-      rpc<{ number: Hex; hash: Hex; transactions: Hex[] }>(url, "eth_getBlockByNumber", [
-        `0x${n.toString(16)}`,
-        false,
-      ]),
-    ),
-  );
+  const blocks = await nodeBlocks(url);
   return {
     chain: blocks.map((b) => `${Number(b.number)}:${b.hash}`),
     txs: blocks.flatMap((b) => b.transactions),
@@ -23,16 +20,8 @@ async function canonical(url: string) {
 }
 
 async function stored(t: TestDb) {
-  const blocks = await t.db.query<{ number: number; hash: Uint8Array }>(
-    "select number, hash from blocks order by number",
-  );
-  const txs = await t.db.query<{ hash: Uint8Array }>(
-    "select hash from transactions order by block_number, index",
-  );
-  return {
-    chain: blocks.map((b) => `${b.number}:${fromBytea(b.hash)}`),
-    txs: txs.map((x) => fromBytea(x.hash)),
-  };
+  const { blocks, txs } = await storedBlocks(t.db);
+  return { chain: blocks.map((b) => `${b.number}:${b.hash}`), txs };
 }
 
 describe("reorganisations", () => {

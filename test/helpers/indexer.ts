@@ -1,3 +1,4 @@
+import type { Hex } from "viem";
 import { detectCapabilities } from "../../src/chain/capabilities.js";
 import { createRpc } from "../../src/chain/rpc.js";
 import { fromBytea } from "../../src/db/bytes.js";
@@ -60,3 +61,31 @@ export async function dumpTables(db: Db, tables: string[]): Promise<Record<strin
 }
 
 export const CORE_TABLES = ["blocks", "transactions", "logs", "contract_creations"];
+
+export type NodeBlock = { number: Hex; hash: Hex; transactions: Hex[] };
+
+/** Every block of the node's canonical chain, 0 to head (transaction hashes only). */
+export async function nodeBlocks(url: string): Promise<NodeBlock[]> {
+  const head = Number(await rpc<Hex>(url, "eth_blockNumber"));
+  return Promise.all(
+    Array.from({ length: head + 1 }, (_, n) =>
+      rpc<NodeBlock>(url, "eth_getBlockByNumber", [`0x${n.toString(16)}`, false]),
+    ),
+  );
+}
+
+/** The stored blocks and transaction hashes, in chain order. */
+export async function storedBlocks(
+  db: Db,
+): Promise<{ blocks: Array<{ number: number; hash: Hex }>; txs: Hex[] }> {
+  const blocks = await db.query<{ number: number; hash: Uint8Array }>(
+    "select number, hash from blocks order by number",
+  );
+  const txs = await db.query<{ hash: Uint8Array }>(
+    "select hash from transactions order by block_number, index",
+  );
+  return {
+    blocks: blocks.map((b) => ({ number: b.number, hash: fromBytea(b.hash) })),
+    txs: txs.map((x) => fromBytea(x.hash)),
+  };
+}
