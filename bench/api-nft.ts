@@ -88,7 +88,8 @@ function baselineServer(db: Db): Server {
         }
       : null;
     const { sql, params } = nftPageQuery(HOLDER, TYPES, cursor);
-    const rows = await db.query<Record<string, unknown>>(sql, params);
+    // The same statement as Lookout runs, prepared the same way.
+    const rows = await db.query<Record<string, unknown>>(sql, params, { prepare: true });
     const items = rows.slice(0, 50).map((r) => ({
       ...r,
       token_address: `0x${Buffer.from(r.token_address as Uint8Array).toString("hex")}`,
@@ -274,7 +275,13 @@ ${table}
 - Response bodies of the first page: Lookout ${kb(r.bodyBytes.lookout)}, baseline ${kb(r.bodyBytes.baseline)}. Upstream
   repeats the owner's address object in every unique item and renders a full token object per item, so Lookout
   sends about ${(r.bodyBytes.lookout / r.bodyBytes.baseline).toFixed(1)}x the bytes and builds 50 items; that rendering,
-  not the database, is what separates the two.
+  not the database, is what separates the two. Lookout writes a page with its own serializer
+  (\`src/explorer/nft/serialize.ts\`), which writes the shared owner and token objects once per page, and derives
+  media URLs without running the URL parser on plain URLs.
+- The page statement is a prepared statement (one per connection, its plan reused): planning it cost about 1.9 ms,
+  more than running it (0.9 ms). The baseline runs it the same way. A run earlier the same day on the same quiet
+  machine, before the statement was prepared and before the serializer: Lookout 900 req/s, baseline 1,150 req/s
+  (first page; ratio 81 %, deep page 80 %).
 - Round trips: one per page. The holder's address facts (contract?, token name, proxy and implementation) are
   columns of the page statement (the baseline runs that same statement); only a configured verified-contract lookup
   adds a query, issued alongside the page statement.

@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import pg from "pg";
-import type { Db, Queryable } from "./db.js";
+import type { Db, Queryable, QueryOptions } from "./db.js";
 
 // node-postgres parses int8 as string and numeric[] as floats (losing precision); fix both once for our pools.
 const INT8 = 20;
@@ -16,10 +17,25 @@ const typeParsers = {
   },
 } as pg.CustomTypesConfig;
 
+// Prepared statement names by text: node-postgres prepares a named statement on a connection the first time it
+// runs there and reuses it after. The name is derived from the text so the same text always gets the same name.
+const statementNames = new Map<string, string>();
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (name === undefined) {
+    name = `lookout_${createHash("sha256").update(sql).digest("hex").slice(0, 24)}`;
+    statementNames.set(sql, name);
+  }
+  return name;
+}
+
 function wrap(client: pg.Pool | pg.PoolClient): Queryable {
   return {
-    async query<T>(sql: string, params?: readonly unknown[]) {
-      const r = await client.query(sql, params as unknown[] | undefined);
+    async query<T>(sql: string, params?: readonly unknown[], options?: QueryOptions) {
+      const values = params as unknown[] | undefined;
+      const r = options?.prepare
+        ? await client.query({ name: statementName(sql), text: sql, ...(values ? { values } : {}) })
+        : await client.query(sql, values);
       return r.rows as T[];
     },
     async exec(sql: string) {

@@ -1,7 +1,7 @@
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
 import type { Config } from "../config/config.js";
 import type { Db } from "../db/db.js";
 import type { Logger } from "../util/logger.js";
@@ -36,7 +36,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // Blockscout clients send `?type=ERC-721,ERC-1155` etc.; keep query parsing standard and predictable.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false, allErrors: false } },
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   await app.register(swagger, {

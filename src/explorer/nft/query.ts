@@ -76,5 +76,5 @@ export async function queryNftPage(
 ): Promise<NftRow[]> {
   const { sql, params } = nftPageQuery(holder, types, cursor);
   if (!params.length) return [];
-  return db.query<NftRow>(sql, params);
+  return db.query<NftRow>(sql, params, { prepare: true });
 }

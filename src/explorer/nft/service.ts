@@ -39,7 +39,7 @@ export async function nftPage(
     gateways: deps.gateways,
     token: pageTokenViews(),
   };
-  const items = page.map((r) => nftItemView(r, fromBytea(r.token_address), ctx));
+  const items = page.map((r) => nftItemView(r, ctx));
   const last = page[page.length - 1]!;
   return {
     items,

@@ -1,4 +1,5 @@
 import { type Address, getAddress } from "viem";
+import { fromBytea } from "../../db/bytes.js";
 import { deriveMediaUrls, type Gateways, type TokenMetadata } from "../../tokens/metadata/index.js";
 import type { AddressObject } from "../address/view.js";
 import { type TokenObject, tokenFactsFromRow, tokenView } from "../tokens/view.js";
@@ -64,22 +65,22 @@ export type NftPageContext = {
   /** Its address object, the owner of unique items. */
   owner: AddressObject;
   gateways: Partial<Gateways>;
-  /** The token object of a contract (the same object for every item of that contract). */
-  token: (tokenAddress: Address, row: NftRow) => TokenObject | null;
+  /** The token object of a row's contract (the same object for every item of that contract). */
+  token: (row: NftRow) => TokenObject | null;
 };
 
 /**
  * One item of /addresses/{h}/nft: tokenInstanceView's fields plus token_type and value, built as one literal in the
  * same key order (a page has 50 of them, so no intermediate objects). Pure.
  */
-export function nftItemView(row: NftRow, tokenAddress: Address, ctx: NftPageContext): NftItem {
+export function nftItemView(row: NftRow, ctx: NftPageContext): NftItem {
   const unique = isUnique(row.token_type, row.id_supply);
   const media = deriveMediaUrls(row.metadata, ctx.gateways);
   return {
     id: row.token_id,
     metadata: row.metadata,
     owner: unique ? ctx.owner : null,
-    token: ctx.token(tokenAddress, row),
+    token: ctx.token(row),
     external_app_url: media.external_app_url,
     animation_url: media.animation_url,
     image_url: media.image_url,
@@ -93,15 +94,24 @@ export function nftItemView(row: NftRow, tokenAddress: Address, ctx: NftPageCont
   };
 }
 
-/** NftPageContext.token: tokenView once per contract of the page. */
+/**
+ * NftPageContext.token: tokenView once per contract of the page. Rows come grouped by contract, so most rows are
+ * answered by comparing their 20 address bytes with the previous row's, without converting them to hex.
+ */
 export function pageTokenViews(): NftPageContext["token"] {
-  const seen = new Map<Address, TokenObject | null>();
-  return (address, row) => {
+  const seen = new Map<string, TokenObject | null>();
+  let lastBytes: Uint8Array | null = null;
+  let last: TokenObject | null = null;
+  return (row) => {
+    if (lastBytes !== null && Buffer.compare(lastBytes, row.token_address) === 0) return last;
+    const address = fromBytea(row.token_address);
     let t = seen.get(address);
     if (t === undefined) {
       t = row.t_address ? tokenView(tokenFactsFromRow(address, row)) : null;
       seen.set(address, t);
     }
+    lastBytes = row.token_address;
+    last = t;
     return t;
   };
 }

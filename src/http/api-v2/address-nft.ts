@@ -4,7 +4,8 @@ import type { Address } from "viem";
 import { nftCollectionsPage } from "../../explorer/nft/collections.js";
 import { parseNftCursor, parseNftTypes } from "../../explorer/nft/params.js";
 import { NftPageSchema } from "../../explorer/nft/schema.js";
-import { nftPage } from "../../explorer/nft/service.js";
+import { serializeNftPage } from "../../explorer/nft/serialize.js";
+import { type NftPage, nftPage } from "../../explorer/nft/service.js";
 import { ADDRESS_HASH_PATTERN } from "./errors.js";
 import { type ExplorerRouteOptions, explorerDeps } from "./explorer-deps.js";
 
@@ -42,6 +43,8 @@ export const addressNftRoutes: FastifyPluginAsync<ExplorerRouteOptions> = async 
         tags: ["addresses"],
         response: { 200: NftPageSchema },
       },
+      // The schema documents the page; serializeNftPage writes it (shared owner and token objects once per page).
+      serializerCompiler: () => (page) => serializeNftPage(page as NftPage),
     },
     async (req) => {
       const { address_hash_param } = req.params as { address_hash_param: string };

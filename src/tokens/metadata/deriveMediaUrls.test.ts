@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deriveMediaUrls } from "./deriveMediaUrls.js";
+import { deriveMediaUrls, isPlainHttpUrl } from "./deriveMediaUrls.js";
 
 const CID = "QmYFf7D2UtqnNz8Lu57Gnk3dxgdAiuboPWMEaNNjhr29tS";
 
@@ -70,3 +70,67 @@ describe("deriveMediaUrls()", () => {
     });
   });
 });
+
+describe("isPlainHttpUrl()", () => {
+  // The fast path may only say yes where the URL parser accepts the string as http(s) with a host.
+  const parserSays = (v: string) => {
+    try {
+      const u = new URL(v.trim());
+      return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
+    } catch {
+      return false;
+    }
+  };
+  it("agrees with the URL parser wherever it says yes", () => {
+    const hosts = [
+      "example.org",
+      "a.b.c",
+      "1.2.3.4",
+      "1.2.3.4.5",
+      "a.0x1",
+      "xn--abc.com",
+      "xn--80ak6aa92e.com",
+      "-a.com",
+      "a-.com",
+      "a..b",
+      ".a",
+      "a.",
+      "localhost",
+      "999",
+      "a.b9",
+      "A.COM",
+      "a_b.com",
+      "ex ample.com",
+    ];
+    const tails = ["", "/", "/x?y=1#z", "/a b", "/%zz", "?q", ":8080/", ":99999/", "/ü", "/@user:pw"];
+    for (const scheme of ["http://", "https://", "HTTP://", "ftp://", "javascript:"])
+      for (const h of hosts)
+        for (const t of tails) {
+          const v = `${scheme}${h}${t}`;
+          if (isPlainHttpUrl(v)) expect(parserSays(v), v).toBe(true);
+        }
+    expect(isPlainHttpUrl("https://example.org/nft/1.png")).toBe(true);
+    expect(isPlainHttpUrl("https://1.2.3.4.5/")).toBe(false);
+    expect(isPlainHttpUrl(`https://a.com/${"a".repeat(5000)}`)).toBe(false);
+  });
+
+  it("leaves results unchanged: fast path and parser give the same external_app_url", () => {
+    for (const v of [
+      "https://x.example/1",
+      "https://a.0x1/",
+      "https://xn--a.com/",
+      "https://1.2.3.4.5",
+      "http://a..b/",
+    ])
+      expect(deriveMediaUrls({ external_url: v }).external_app_url).toBe(parserAccepts(v) ? v : null);
+  });
+});
+
+function parserAccepts(v: string): boolean {
+  try {
+    const u = new URL(v);
+    return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
+  } catch {
+    return false;
+  }
+}

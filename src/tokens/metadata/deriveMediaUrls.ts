@@ -15,12 +15,12 @@ export type MediaUrls = {
  */
 export function deriveMediaUrls(
   metadata: TokenMetadata | null | undefined,
-  gateways: Partial<Gateways> = {},
+  gateways: Partial<Gateways> = NO_GATEWAYS,
 ): MediaUrls {
   if (!metadata || typeof metadata !== "object") {
     return { image_url: null, animation_url: null, external_app_url: null, media_url: null };
   }
-  const gw: Gateways = { ...DEFAULT_GATEWAYS, ...gateways };
+  const gw = withDefaults(gateways);
   const properties = isObject(metadata.properties) ? metadata.properties : undefined;
 
   let image: string | null = null;
@@ -43,9 +43,23 @@ export function deriveMediaUrls(
   };
 }
 
+const NO_GATEWAYS: Partial<Gateways> = Object.freeze({});
+
+// Pages pass the same gateways object for every item: merge the defaults in once per object.
+const merged = new WeakMap<Partial<Gateways>, Gateways>();
+function withDefaults(gateways: Partial<Gateways>): Gateways {
+  let gw = merged.get(gateways);
+  if (!gw) {
+    gw = { ...DEFAULT_GATEWAYS, ...gateways };
+    merged.set(gateways, gw);
+  }
+  return gw;
+}
+
 /** Upstream `compose_resource_url`: case-insensitive prefixes; anything else unchanged. */
 export function composeResourceUrl(url: string, gateways: Gateways): string {
-  const lower = url.toLowerCase();
+  // Only the scheme's case matters: lower-case the first 12 characters, not a whole (possibly long) URL.
+  const lower = url.slice(0, 12).toLowerCase();
   if (lower.startsWith("ipfs://ipfs/")) return joinGateway(gateways.ipfs, url.slice("ipfs://ipfs/".length));
   if (lower.startsWith("ipfs://")) return joinGateway(gateways.ipfs, url.slice("ipfs://".length));
   if (lower.startsWith("ar://")) return joinGateway(gateways.arweave, url.slice("ar://".length));
@@ -62,8 +76,13 @@ function retrieveImage(value: unknown, gateways: Gateways): string | null {
   return composeResourceUrl(reencode(value), gateways);
 }
 
+// Characters encodeURI leaves alone; a string of only these (so no "%") comes out of decode/encode unchanged.
+const URI_SAFE = /^[A-Za-z0-9;,/?:@&=+$\-_.!~*'()#]*$/;
+
 /** Upstream's `URI.decode |> URI.encode`: unify the percent-encoding so that "a b" and "a%20b" become equal. */
 function reencode(s: string): string {
+  // Fast path for the usual URL: rendering a page derives up to 50 of them.
+  if (URI_SAFE.test(s)) return s;
   try {
     return encodeURI(decodeURI(s));
   } catch {
@@ -72,9 +91,27 @@ function reencode(s: string): string {
   }
 }
 
+/**
+ * Whether the URL parser would surely accept `v` as http(s) with a non-empty host, without running it (a page
+ * renders up to 50 of these): letters, digits, "." and "-" in the host, no empty label, no "--" (punycode labels
+ * can be invalid), a last label that is not a number (the parser would read an IPv4 address, which can fail), and
+ * a path of characters URLs carry as they are. Anything else goes to the parser.
+ */
+export function isPlainHttpUrl(v: string): boolean {
+  if (v.length > 2048) return false;
+  const m = PLAIN_HTTP_URL.exec(v);
+  if (!m) return false;
+  const host = m[1]!;
+  if (host.includes("--") || host.includes("..") || host.startsWith(".") || host.endsWith(".")) return false;
+  return !NUMERIC_LABEL.test(host.slice(host.lastIndexOf(".") + 1));
+}
+const PLAIN_HTTP_URL = /^https?:\/\/([A-Za-z0-9.-]+)(?:\/[A-Za-z0-9;,/?:@&=+$\-_.!~*'()#]*)?$/;
+const NUMERIC_LABEL = /^(?:0x[0-9a-f]*|[0-9]*)$/i;
+
 function externalAppUrl(value: unknown): string | null {
   const v = Array.isArray(value) ? value[0] : value;
   if (typeof v !== "string") return null;
+  if (isPlainHttpUrl(v)) return v;
   try {
     const url = new URL(v.trim());
     return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "" ? v.trim() : null;
@@ -84,11 +121,18 @@ function externalAppUrl(value: unknown): string | null {
 }
 
 function mediaUrl(metadata: TokenMetadata, properties: Record<string, unknown> | undefined): string | null {
-  for (const v of [metadata.image_url, metadata.image, properties?.image, metadata.animation_url]) {
-    const s = Array.isArray(v) ? v[0] : isObject(v) ? v.description : v;
-    if (typeof s === "string" && s.trim() !== "") return s;
-  }
-  return null;
+  return (
+    firstMedia(metadata.image_url) ??
+    firstMedia(metadata.image) ??
+    firstMedia(properties?.image) ??
+    firstMedia(metadata.animation_url)
+  );
+}
+
+/** A list's first element, an object's description or the value itself, when it is a non-blank string. */
+function firstMedia(v: unknown): string | null {
+  const s = Array.isArray(v) ? v[0] : isObject(v) ? v.description : v;
+  return typeof s === "string" && s.trim() !== "" ? s : null;
 }
 
 function present(v: unknown): boolean {
