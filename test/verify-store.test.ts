@@ -113,6 +113,12 @@ describe("verified-contract store: no downgrade, automatic verification, search 
     const names = await lookup([first.toLowerCase() as Address, second.toLowerCase() as Address]);
     expect(names.get(second.toLowerCase() as Address)).toEqual({ name: "Vault" });
     expect(names.get(first.toLowerCase() as Address)).toEqual({ name: "Vault" });
+    // The copy points at the first verification's compilation: sources and compiled code are stored once.
+    const [counts] = await env.db.db.query<{ contracts: number; compilations: number }>(
+      `select (select count(*)::int from verified_contracts) as contracts,
+              (select count(*)::int from verified_compilations) as compilations`,
+    );
+    expect(counts).toEqual({ contracts: 2, compilations: 1 });
   });
 
   it("POST /api/v2/bytecodes/sources:search finds the source by deployed code and by creation input", async () => {

@@ -201,7 +201,10 @@ describe("every Vyper fixture through both Vyper endpoints", () => {
       compiler_version: string;
       sources: Record<string, string>;
       is_blueprint: boolean;
-    }>("select address, language, compiler, compiler_version, sources, is_blueprint from verified_contracts");
+    }>(
+      `select v.address, c.language, c.compiler, c.compiler_version, c.sources, v.is_blueprint
+       from verified_contracts v join verified_compilations c on c.id = v.compilation_id`,
+    );
     expect(rows).toHaveLength(cases.length);
     const byAddress = new Map(rows.map((r) => [`0x${Buffer.from(r.address).toString("hex")}`, r]));
     for (const c of cases) {

@@ -1,6 +1,7 @@
 import type { Queryable } from "../../db/db.js";
-import { type CompilerLanguage, canonicalJson, type StandardJsonInput } from "../compilers/index.js";
-import { type ContractMatch, type Hex, matchContract, selectBestMatch } from "../matching/index.js";
+import type { CompilerLanguage, StandardJsonInput } from "../compilers/index.js";
+import { type ContractMatch, type Hex, matchContract } from "../matching/index.js";
+import { inputHash } from "../store/keys.js";
 import { fullMatchesByOnchainCode } from "../store/verified-contracts.js";
 import type { CandidateContract } from "./compiled.js";
 import { sourceTexts, storedSettings } from "./inputs.js";
@@ -21,28 +22,32 @@ export async function storedFullMatch(
   inputs: readonly StandardJsonInput[],
   onchain: { runtimeCode: Hex; creationInput: Hex | null },
 ): Promise<StoredWinner | null> {
-  const rows = await fullMatchesByOnchainCode(db, onchain, version);
-  if (rows.length === 0) return null;
   const compiler = language === "Vyper" ? "vyper" : "solc";
+  const byHash = new Map<string, StandardJsonInput>();
   for (const input of inputs) {
     // A source without content (given by URL) would not compile: the compiler must say so.
     const given = Object.values((input.sources ?? {}) as Record<string, { content?: unknown } | null>);
     if (given.some((s) => typeof s?.content !== "string")) continue;
-    const sources = canonicalJson(sourceTexts(input));
-    const settings = canonicalJson(storedSettings(input));
-    for (const r of rows) {
-      if (r.compiler !== compiler || canonicalJson(r.sources) !== sources) continue;
-      if (canonicalJson(r.compilerSettings) !== settings) continue;
-      const candidate: CandidateContract = {
-        fileName: r.fileName,
-        contractName: r.contractName,
-        compiled: r.compiled,
-        input,
-      };
-      const result = matchContract(candidate.compiled, onchain);
-      const best = selectBestMatch([result]);
-      if (best && result.matchType === "full") return { candidate, result };
-    }
+    const key = inputHash({
+      compiler,
+      compilerVersion: version,
+      compilerSettings: storedSettings(input),
+      sources: sourceTexts(input),
+    });
+    byHash.set(key.toString("hex"), input);
+  }
+  const hashes = [...byHash.keys()].map((h) => Buffer.from(h, "hex"));
+  for (const stored of await fullMatchesByOnchainCode(db, onchain, hashes)) {
+    const input = byHash.get(stored.inputHash.toString("hex"));
+    if (!input) continue;
+    const candidate: CandidateContract = {
+      fileName: stored.fileName,
+      contractName: stored.contractName,
+      compiled: stored.compiled,
+      input,
+    };
+    const result = matchContract(candidate.compiled, onchain);
+    if (result.matchType === "full") return { candidate, result };
   }
   return null;
 }

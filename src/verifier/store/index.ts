@@ -1,4 +1,4 @@
-/** The verified-contract store ("bytecode database"): SQL over `verified_contracts` (migration 004). */
+/** The verified-contract store ("bytecode database"): SQL over `verified_contracts` and `verified_compilations` (migrations 004, 006). */
 export { automaticVerificationExtension, verifyAutomatically } from "./auto-verify.js";
 export { type BytecodeType, type SourceMatch, searchSourcesByBytecode } from "./search.js";
 export type * from "./types.js";

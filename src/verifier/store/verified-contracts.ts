@@ -3,6 +3,7 @@ import { fromBytea, fromByteaOrNull, toBytea, toByteaOrNull } from "../../db/byt
 import type { Queryable } from "../../db/db.js";
 import type { CompiledContract, Hex, Language, MatchType } from "../matching/index.js";
 import { codeBytesForIndex, creationPrefix } from "./code-keys.js";
+import { compilationId, inputHash } from "./keys.js";
 import type { NewVerifiedContract, SaveOutcome, VerifiedContractRecord } from "./types.js";
 
 type Row = {
@@ -29,7 +30,7 @@ type Row = {
   creation_values: VerifiedContractRecord["creationValues"];
   runtime_transformations: VerifiedContractRecord["runtimeTransformations"];
   runtime_values: VerifiedContractRecord["runtimeValues"];
-  compiled_artifacts: Omit<CompiledContract, "creationCode" | "runtimeCode">;
+  compiled_artifacts: Omit<CompiledContract, "creationCode" | "runtimeCode" | "abi">;
   compiled_creation_code: Uint8Array;
   compiled_runtime_code: Uint8Array;
   is_blueprint: boolean;
@@ -71,6 +72,7 @@ export function rowToRecord(r: Row): VerifiedContractRecord {
     runtimeValues: r.runtime_values,
     compiled: {
       ...r.compiled_artifacts,
+      abi: r.abi,
       creationCode: fromBytea(r.compiled_creation_code),
       runtimeCode: fromBytea(r.compiled_runtime_code),
     },
@@ -82,9 +84,15 @@ export function rowToRecord(r: Row): VerifiedContractRecord {
   };
 }
 
-const COLUMNS = [
+/** A verified contract's row with its compilation's columns: what rowToRecord reads. */
+const RECORDS = `select v.*, c.language, c.compiler, c.compiler_version, c.compiler_settings, c.sources, c.file_name,
+    c.contract_name, c.abi, c.compiled_creation_code, c.compiled_runtime_code, c.compiled_artifacts
+  from verified_contracts v join verified_compilations c on c.id = v.compilation_id`;
+
+const CONTRACT_COLUMNS = [
   "chain_id",
   "address",
+  "compilation_id",
   "match_type",
   "creation_match",
   "runtime_match",
@@ -92,23 +100,12 @@ const COLUMNS = [
   "block_number",
   "verified_from_chain_id",
   "verified_from_address",
-  "language",
-  "compiler",
-  "compiler_version",
-  "compiler_settings",
-  "sources",
-  "file_name",
-  "contract_name",
-  "abi",
   "constructor_arguments",
   "libraries",
   "creation_transformations",
   "creation_values",
   "runtime_transformations",
   "runtime_values",
-  "compiled_creation_code",
-  "compiled_runtime_code",
-  "compiled_artifacts",
   "is_blueprint",
   "onchain_creation_code",
   "onchain_runtime_code",
@@ -117,13 +114,28 @@ const COLUMNS = [
   "creation_transaction_hash",
 ] as const;
 
-function recordParams(c: NewVerifiedContract): unknown[] {
-  const { creationCode, runtimeCode, ...artifacts } = c.compiled;
-  const creation = codeBytesForIndex(creationCode, c.compiled.linkReferences);
-  const runtime = codeBytesForIndex(runtimeCode, c.compiled.deployedLinkReferences);
+const COMPILATION_COLUMNS = [
+  "id",
+  "input_hash",
+  "language",
+  "compiler",
+  "compiler_version",
+  "compiler_settings",
+  "sources",
+  "file_name",
+  "contract_name",
+  "abi",
+  "compiled_creation_code",
+  "compiled_runtime_code",
+  "compiled_artifacts",
+] as const;
+
+function contractParams(c: NewVerifiedContract, id: Buffer): unknown[] {
+  const creation = codeBytesForIndex(c.compiled.creationCode, c.compiled.linkReferences);
   return [
     c.chainId,
     toBytea(c.address),
+    id,
     c.matchType,
     c.creationMatch,
     c.runtimeMatch,
@@ -131,6 +143,26 @@ function recordParams(c: NewVerifiedContract): unknown[] {
     c.blockNumber,
     c.verifiedFrom?.chainId ?? null,
     toByteaOrNull(c.verifiedFrom?.address),
+    toByteaOrNull(c.constructorArguments),
+    json(c.libraries),
+    json(c.creationTransformations),
+    json(c.creationValues),
+    json(c.runtimeTransformations),
+    json(c.runtimeValues),
+    c.isBlueprint,
+    toByteaOrNull(c.onchainCreationCode),
+    toBytea(c.onchainRuntimeCode),
+    codeBytesForIndex(c.compiled.runtimeCode, c.compiled.deployedLinkReferences).length,
+    creationPrefix(creation),
+    toByteaOrNull(c.creationTransactionHash),
+  ];
+}
+
+function compilationParams(c: NewVerifiedContract, id: Buffer): unknown[] {
+  const { creationCode, runtimeCode, abi: _abi, ...artifacts } = c.compiled;
+  return [
+    id,
+    inputHash(c),
     c.language,
     c.compiler,
     c.compilerVersion,
@@ -139,41 +171,54 @@ function recordParams(c: NewVerifiedContract): unknown[] {
     c.fileName,
     c.contractName,
     json(c.abi),
-    toByteaOrNull(c.constructorArguments),
-    json(c.libraries),
-    json(c.creationTransformations),
-    json(c.creationValues),
-    json(c.runtimeTransformations),
-    json(c.runtimeValues),
-    creation,
-    runtime,
+    codeBytesForIndex(creationCode, c.compiled.linkReferences),
+    codeBytesForIndex(runtimeCode, c.compiled.deployedLinkReferences),
     json(artifacts),
-    c.isBlueprint,
-    toByteaOrNull(c.onchainCreationCode),
-    toBytea(c.onchainRuntimeCode),
-    runtime.length,
-    creationPrefix(creation),
-    toByteaOrNull(c.creationTransactionHash),
   ];
 }
 
+const placeholders = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `$${i + from}`).join(", ");
+
+// Keeps the stored row when it is better: a full match is never replaced by a partial one, and a user's
+// verification never by an automatic one.
+const UPSERT_CONTRACT = `insert into verified_contracts (${CONTRACT_COLUMNS.join(", ")})
+  values (${placeholders(CONTRACT_COLUMNS.length)})
+  on conflict (chain_id, address) do update set ${CONTRACT_COLUMNS.filter(
+    (k) => k !== "chain_id" && k !== "address",
+  )
+    .map((k) => `${k} = excluded.${k}`)
+    .join(", ")}, verified_at = now()
+  where not (verified_contracts.match_type = 'full' and excluded.match_type = 'partial')
+    and not (excluded.automatic and not verified_contracts.automatic)
+  returning verified_at`;
+
+// The same, writing the compilation too when the contract row is stored (a kept row leaves no unused compilation).
+// One statement: the foreign key is checked at its end, when both rows are in.
+const UPSERT_WITH_COMPILATION = `with contract as (${UPSERT_CONTRACT}),
+  compilation as (
+    insert into verified_compilations (${COMPILATION_COLUMNS.join(", ")})
+    select ${placeholders(COMPILATION_COLUMNS.length, CONTRACT_COLUMNS.length + 1)} where exists (select 1 from contract)
+    on conflict (id) do nothing)
+  select verified_at from contract`;
+
 /**
- * Stores a verification, keeping the stored row when it is better: a full match is never replaced by a partial
- * one, and a user's verification never by an automatic one. One statement, so concurrent saves cannot interleave.
+ * Stores a verification, keeping the stored row when it is better (see UPSERT_CONTRACT). The compilation (sources,
+ * settings, ABI, compiled code) is sent only when the store does not hold it yet: a copy of a verified contract
+ * writes one small row. The contract row and a new compilation are one statement, so they commit together.
  */
 export async function saveVerifiedContract(db: Queryable, c: NewVerifiedContract): Promise<SaveOutcome> {
-  const placeholders = COLUMNS.map((_, i) => `$${i + 1}`).join(", ");
-  const updates = COLUMNS.filter((k) => k !== "chain_id" && k !== "address")
-    .map((k) => `${k} = excluded.${k}`)
-    .join(", ");
-  const rows = await db.query<{ verified_at: Date | string }>(
-    `insert into verified_contracts (${COLUMNS.join(", ")}) values (${placeholders})
-     on conflict (chain_id, address) do update set ${updates}, verified_at = now()
-     where not (verified_contracts.match_type = 'full' and excluded.match_type = 'partial')
-       and not (excluded.automatic and not verified_contracts.automatic)
-     returning verified_at`,
-    recordParams(c),
-  );
+  const id = compilationId(c);
+  const [known] = await db.query("select 1 from verified_compilations where id = $1", [id], {
+    prepare: true,
+  });
+  const rows = known
+    ? await db.query<{ verified_at: Date | string }>(UPSERT_CONTRACT, contractParams(c, id), {
+        prepare: true,
+      })
+    : await db.query<{ verified_at: Date | string }>(UPSERT_WITH_COMPILATION, [
+        ...contractParams(c, id),
+        ...compilationParams(c, id),
+      ]);
   // The stored row is what was sent: no need to read back (and parse) sources and artifacts again.
   if (rows[0])
     return {
@@ -190,7 +235,7 @@ export async function getVerifiedContract(
   chainId: string,
   address: string,
 ): Promise<VerifiedContractRecord | null> {
-  const [row] = await db.query<Row>("select * from verified_contracts where chain_id = $1 and address = $2", [
+  const [row] = await db.query<Row>(`${RECORDS} where v.chain_id = $1 and v.address = $2`, [
     chainId,
     toBytea(address),
   ]);
@@ -204,8 +249,8 @@ export async function candidatesByRuntimeLength(
   limit = 50,
 ): Promise<VerifiedContractRecord[]> {
   const rows = await db.query<Row>(
-    `select * from verified_contracts where runtime_code_length = $1 and not automatic
-     order by (match_type = 'full') desc, verified_at desc limit $2`,
+    `${RECORDS} where v.runtime_code_length = $1 and not v.automatic
+     order by (v.match_type = 'full') desc, v.verified_at desc limit $2`,
     [length, limit],
   );
   return rows.map(rowToRecord);
@@ -218,37 +263,70 @@ export async function candidatesByCreationPrefix(
   limit = 50,
 ): Promise<VerifiedContractRecord[]> {
   const rows = await db.query<Row>(
-    `select * from verified_contracts where creation_code_prefix = $1 and not automatic
-     order by (match_type = 'full') desc, verified_at desc limit $2`,
+    `${RECORDS} where v.creation_code_prefix = $1 and not v.automatic
+     order by (v.match_type = 'full') desc, v.verified_at desc limit $2`,
     [creationPrefix(code), limit],
   );
   return rows.map(rowToRecord);
 }
 
+/** A stored compilation as a stored-copy lookup needs it: what the matching engine takes, and what names it. */
+export type StoredCompilation = {
+  inputHash: Buffer;
+  fileName: string;
+  contractName: string;
+  compiled: VerifiedContractRecord["compiled"];
+};
+
 /**
- * Verifications (full matches) of contracts whose on-chain runtime code or creation input is exactly the given one,
- * compiled by `compilerVersion`: a request for a copy of a verified contract can match against their compiled code
+ * Compilations of the given inputs (inputHash) that fully verified a contract whose on-chain runtime code or creation
+ * input is exactly the given one: a request for a copy of a verified contract can match against their compiled code
  * instead of compiling. Found through the runtime length and creation prefix indexes (Solidity runtime code keeps
- * its compiled length; a creation input starts with the compiled creation code). The creation input finds copies
- * whose immutables differ (e.g. an EIP-712 domain holding `address(this)`).
+ * its compiled length; a creation input starts with the compiled creation code), then the input key; sources are not
+ * read (the key stands for them). The creation input finds copies whose immutables differ (e.g. an EIP-712 domain
+ * holding `address(this)`).
  */
 export async function fullMatchesByOnchainCode(
   db: Queryable,
   onchain: { runtimeCode: Hex; creationInput: Hex | null },
-  compilerVersion: string,
+  inputHashes: readonly Buffer[],
   limit = 10,
-): Promise<VerifiedContractRecord[]> {
+): Promise<StoredCompilation[]> {
+  if (inputHashes.length === 0) return [];
   const runtime = toBytea(onchain.runtimeCode);
   const creation = toByteaOrNull(onchain.creationInput);
-  const rows = await db.query<Row>(
-    `select * from verified_contracts
-     where compiler_version = $3 and match_type = 'full'
-       and ((runtime_code_length = $1 and onchain_runtime_code = $2)
-         or (creation_code_prefix = $4 and onchain_creation_code = $5))
-     order by automatic, verified_at desc limit $6`,
-    [runtime.length, runtime, compilerVersion, creation ? creationPrefix(creation) : null, creation, limit],
+  const rows = await db.query<
+    Pick<
+      Row,
+      | "file_name"
+      | "contract_name"
+      | "abi"
+      | "compiled_artifacts"
+      | "compiled_creation_code"
+      | "compiled_runtime_code"
+    > & { input_hash: Uint8Array }
+  >(
+    `select distinct on (c.id) c.input_hash, c.file_name, c.contract_name, c.abi, c.compiled_artifacts, c.compiled_creation_code,
+       c.compiled_runtime_code
+     from verified_contracts v join verified_compilations c on c.id = v.compilation_id
+     where c.input_hash = any($3::bytea[]) and v.match_type = 'full'
+       and ((v.runtime_code_length = $1 and v.onchain_runtime_code = $2)
+         or (v.creation_code_prefix = $4 and v.onchain_creation_code = $5))
+     order by c.id limit $6`,
+    [runtime.length, runtime, inputHashes, creation ? creationPrefix(creation) : null, creation, limit],
+    { prepare: true },
   );
-  return rows.map(rowToRecord);
+  return rows.map((r) => ({
+    inputHash: Buffer.from(r.input_hash),
+    fileName: r.file_name,
+    contractName: r.contract_name,
+    compiled: {
+      ...r.compiled_artifacts,
+      abi: r.abi,
+      creationCode: fromBytea(r.compiled_creation_code),
+      runtimeCode: fromBytea(r.compiled_runtime_code),
+    },
+  }));
 }
 
 /** Removes automatic verifications of contracts created above `ancestor` on the indexed chain (reorganisation). */
@@ -276,8 +354,9 @@ export function createVerifiedContractLookup(
     if (addresses.length === 0) return out;
     const chain = chainId === undefined ? "(select chain_id from indexer_state where id = 1)" : "$2";
     const rows = await db.query<{ address: Uint8Array; contract_name: string }>(
-      `select address, contract_name from verified_contracts
-       where chain_id = ${chain} and address = any($1::bytea[])`,
+      `select v.address, c.contract_name from verified_contracts v
+         join verified_compilations c on c.id = v.compilation_id
+       where v.chain_id = ${chain} and v.address = any($1::bytea[])`,
       chainId === undefined ? [addresses.map(toBytea)] : [addresses.map(toBytea), chainId],
     );
     for (const r of rows) out.set(fromBytea(r.address) as Address, { name: r.contract_name });

@@ -1,0 +1,36 @@
+import { createHash } from "node:crypto";
+import { canonicalJson } from "../compilers/index.js";
+
+const sha256 = (parts: readonly unknown[]) => createHash("sha256").update(canonicalJson(parts)).digest();
+
+/** What a compilation is made of: the compiler's inputs, as the store keeps them. */
+export type CompilationInputs = {
+  compiler: string;
+  compilerVersion: string;
+  compilerSettings: Record<string, unknown>;
+  sources: Record<string, string>;
+};
+
+/**
+ * Key of a request's inputs (compiler, version, settings, sources), before anyone knows which contract of the output
+ * matches: requests for copies of verified contracts find stored compilations by it.
+ */
+export function inputHash(c: CompilationInputs): Buffer {
+  return sha256(["input", c.compiler, c.compilerVersion, c.compilerSettings, c.sources]);
+}
+
+/** Key of one stored compilation: the inputs plus the language and the contract the verification chose. */
+export function compilationId(
+  c: CompilationInputs & { language: string; fileName: string; contractName: string },
+): Buffer {
+  return sha256([
+    "compilation",
+    c.compiler,
+    c.compilerVersion,
+    c.language,
+    c.compilerSettings,
+    c.sources,
+    c.fileName,
+    c.contractName,
+  ]);
+}
