@@ -154,6 +154,25 @@ describe("verified-contract store: no downgrade, automatic verification, search 
     expect(bad.statusCode).toBe(400);
   });
 
+  it("a copy of a verified contract is verified from the store, without the compiler", async () => {
+    // Same deployer and constructor argument as the first: the same creation input and runtime code.
+    const third = await env.deploy(deployData(built.Vault!, [1000n]));
+    await env.sync();
+    const { compilations, cacheHits } = env.compilers.stats;
+    const [item] = (await verifyJson(third, sources)).body.contractVerificationResults.items;
+    expect(item).toMatchObject({ status: "FULLY_VERIFIED", contractName: "Vault", matchType: "full" });
+    expect(env.compilers.stats).toMatchObject({ compilations, cacheHits });
+    const rec = await getVerifiedContract(env.db.db, chainId, third);
+    expect(rec).toMatchObject({ automatic: false, sources, contractName: "Vault" });
+    // Edited sources are other inputs: the store has no compilation of them, so the compiler runs.
+    const edited = { "Vault.sol": `${TOKENISH}// other inputs\n` };
+    const [partial] = (await verifyJson(third, edited)).body.contractVerificationResults.items;
+    expect(partial).toMatchObject({ status: "FULLY_VERIFIED", alreadyVerified: true });
+    expect(env.compilers.stats.compilations + env.compilers.stats.cacheHits).toBeGreaterThan(
+      compilations + cacheHits,
+    );
+  });
+
   it("a reorganisation below the creation removes the automatic copy", async () => {
     const rec = await getVerifiedContract(env.db.db, chainId, second);
     await env.db.db.transaction((tx) => automaticVerificationExtension().revert(tx, rec!.blockNumber! - 1));

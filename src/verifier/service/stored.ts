@@ -2,30 +2,26 @@ import type { Queryable } from "../../db/db.js";
 import type { CompilerLanguage, StandardJsonInput } from "../compilers/index.js";
 import { type ContractMatch, type Hex, matchContract } from "../matching/index.js";
 import { inputHash } from "../store/keys.js";
-import { fullMatchesByOnchainCode } from "../store/verified-contracts.js";
+import { fullyVerifiedCompilations } from "../store/verified-contracts.js";
 import type { CandidateContract } from "./compiled.js";
 import { sourceTexts, storedSettings } from "./inputs.js";
 
 export type StoredWinner = { candidate: CandidateContract; result: ContractMatch };
 
 /**
- * A full match for a contract whose runtime code or creation input is already in the store, verified from the same
- * sources and settings by the same compiler: the stored compiled code is what compiling the input would give, so
- * the engine matches against it and nothing is compiled (the compilation cache may have forgotten the input; a
- * restart empties its memory tier). Null when the store has no such verification or it does not fully match (then the
- * caller compiles as usual, so every outcome other than a full match is the compiler's).
+ * Contracts the store already compiled from one of these inputs (same compiler version, sources and settings) and
+ * that fully verified somewhere: compiling the input again would give the same code. Inputs with a source given
+ * only by URL are left out (compiling them must fail, and the compiler must say so).
  */
-export async function storedFullMatch(
+export async function storedCandidates(
   db: Queryable,
   language: CompilerLanguage,
   version: string,
   inputs: readonly StandardJsonInput[],
-  onchain: { runtimeCode: Hex; creationInput: Hex | null },
-): Promise<StoredWinner | null> {
+): Promise<CandidateContract[]> {
   const compiler = language === "Vyper" ? "vyper" : "solc";
   const byHash = new Map<string, StandardJsonInput>();
   for (const input of inputs) {
-    // A source without content (given by URL) would not compile: the compiler must say so.
     const given = Object.values((input.sources ?? {}) as Record<string, { content?: unknown } | null>);
     if (given.some((s) => typeof s?.content !== "string")) continue;
     const key = inputHash({
@@ -37,15 +33,29 @@ export async function storedFullMatch(
     byHash.set(key.toString("hex"), input);
   }
   const hashes = [...byHash.keys()].map((h) => Buffer.from(h, "hex"));
-  for (const stored of await fullMatchesByOnchainCode(db, onchain, hashes)) {
+  const out: CandidateContract[] = [];
+  for (const stored of await fullyVerifiedCompilations(db, hashes)) {
     const input = byHash.get(stored.inputHash.toString("hex"));
-    if (!input) continue;
-    const candidate: CandidateContract = {
-      fileName: stored.fileName,
-      contractName: stored.contractName,
-      compiled: stored.compiled,
-      input,
-    };
+    if (input)
+      out.push({
+        fileName: stored.fileName,
+        contractName: stored.contractName,
+        compiled: stored.compiled,
+        input,
+      });
+  }
+  return out;
+}
+
+/**
+ * A full match of the on-chain contract against a stored candidate, so nothing needs compiling; null otherwise (the
+ * caller then compiles, so every outcome other than a full match is the compiler's). Pure.
+ */
+export function storedFullMatch(
+  candidates: readonly CandidateContract[],
+  onchain: { runtimeCode: Hex; creationInput: Hex | null },
+): StoredWinner | null {
+  for (const candidate of candidates) {
     const result = matchContract(candidate.compiled, onchain);
     if (result.matchType === "full") return { candidate, result };
   }

@@ -26,7 +26,7 @@ import {
   withOutputSelection,
 } from "./inputs.js";
 import { loadOnchainFacts, type OnchainFacts } from "./onchain.js";
-import { type StoredWinner, storedFullMatch } from "./stored.js";
+import { storedCandidates, storedFullMatch } from "./stored.js";
 import type {
   ContractRef,
   ValidationItem,
@@ -154,6 +154,10 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
   );
   if (targets.length === 0) return { kind: "verification", items: [] };
 
+  // The store's compilations of these inputs are looked up while the chain is asked (they do not depend on it).
+  const storedLookup = storedCandidates(deps.db, req.language, version, attempts[0]!.inputs).catch(
+    (): CandidateContract[] => [],
+  );
   const facts: Facts[] = await Promise.all(
     targets.map((t) =>
       loadOnchainFacts(deps.chains.get(t.chainId)!, deps.db, t.address, {
@@ -179,15 +183,14 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
   }
 
   // Copies of verified contracts match the store's compiled code; when every contract is one, nothing compiles.
-  const stored = await Promise.all(
-    facts.map((f) =>
-      f.status === "valid"
-        ? storedFullMatch(deps.db, req.language, version, attempts[0]!.inputs, {
-            runtimeCode: f.runtimeCode,
-            creationInput: f.creation?.creationInput ?? null,
-          }).catch((): StoredWinner | null => null)
-        : null,
-    ),
+  const storedCompiled = await storedLookup;
+  const stored = facts.map((f) =>
+    f.status === "valid"
+      ? storedFullMatch(storedCompiled, {
+          runtimeCode: f.runtimeCode,
+          creationInput: f.creation?.creationInput ?? null,
+        })
+      : null,
   );
   const allStored = stored.some(Boolean) && stored.every((w, i) => w || facts[i]!.status !== "valid");
 

@@ -279,22 +279,17 @@ export type StoredCompilation = {
 };
 
 /**
- * Compilations of the given inputs (inputHash) that fully verified a contract whose on-chain runtime code or creation
- * input is exactly the given one: a request for a copy of a verified contract can match against their compiled code
- * instead of compiling. Found through the runtime length and creation prefix indexes (Solidity runtime code keeps
- * its compiled length; a creation input starts with the compiled creation code), then the input key; sources are not
- * read (the key stands for them). The creation input finds copies whose immutables differ (e.g. an EIP-712 domain
- * holding `address(this)`).
+ * Stored compilations of the given inputs (inputHash) that fully verified some contract: compiling those inputs
+ * again would give this compiled code, so a request can match a contract against it instead of compiling (the
+ * compilation cache may have forgotten the input; a restart empties its memory tier). Sources are not read: the key
+ * stands for them. Independent of the on-chain code, so it can run while that is being fetched.
  */
-export async function fullMatchesByOnchainCode(
+export async function fullyVerifiedCompilations(
   db: Queryable,
-  onchain: { runtimeCode: Hex; creationInput: Hex | null },
   inputHashes: readonly Buffer[],
   limit = 10,
 ): Promise<StoredCompilation[]> {
   if (inputHashes.length === 0) return [];
-  const runtime = toBytea(onchain.runtimeCode);
-  const creation = toByteaOrNull(onchain.creationInput);
   const rows = await db.query<
     Pick<
       Row,
@@ -306,14 +301,13 @@ export async function fullMatchesByOnchainCode(
       | "compiled_runtime_code"
     > & { input_hash: Uint8Array }
   >(
-    `select distinct on (c.id) c.input_hash, c.file_name, c.contract_name, c.abi, c.compiled_artifacts, c.compiled_creation_code,
+    `select c.input_hash, c.file_name, c.contract_name, c.abi, c.compiled_artifacts, c.compiled_creation_code,
        c.compiled_runtime_code
-     from verified_contracts v join verified_compilations c on c.id = v.compilation_id
-     where c.input_hash = any($3::bytea[]) and v.match_type = 'full'
-       and ((v.runtime_code_length = $1 and v.onchain_runtime_code = $2)
-         or (v.creation_code_prefix = $4 and v.onchain_creation_code = $5))
-     order by c.id limit $6`,
-    [runtime.length, runtime, inputHashes, creation ? creationPrefix(creation) : null, creation, limit],
+     from verified_compilations c
+     where c.input_hash = any($1::bytea[])
+       and exists (select 1 from verified_contracts v where v.compilation_id = c.id and v.match_type = 'full')
+     limit $2`,
+    [inputHashes, limit],
     { prepare: true },
   );
   return rows.map((r) => ({
