@@ -246,7 +246,13 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
       });
       continue;
     }
-    const saved = await saveVerifiedContract(deps.db, toRecord(req.language, version, t, f, winner));
+    // A stored winner's compilation is in the store. A compiled one is most likely new when the store had no
+    // compilation of these inputs (if it has one after all, the write keeps it and only costs the bytes sent).
+    const saved = await saveVerifiedContract(
+      deps.db,
+      toRecord(req.language, version, t, f, winner),
+      winner === stored[i] ? true : storedCompiled.length === 0 ? false : undefined,
+    );
     items.push(successItem(deps, t, winner, saved.record));
   }
   return { kind: "verification", items };

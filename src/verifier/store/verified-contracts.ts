@@ -206,11 +206,16 @@ const UPSERT_WITH_COMPILATION = `with contract as (${UPSERT_CONTRACT}),
  * settings, ABI, compiled code) is sent only when the store does not hold it yet: a copy of a verified contract
  * writes one small row. The contract row and a new compilation are one statement, so they commit together.
  */
-export async function saveVerifiedContract(db: Queryable, c: NewVerifiedContract): Promise<SaveOutcome> {
+export async function saveVerifiedContract(
+  db: Queryable,
+  c: NewVerifiedContract,
+  /** What the caller knows: the store holds the compilation (it matched from it) or does not; undefined: ask. */
+  compilationStored?: boolean,
+): Promise<SaveOutcome> {
   const id = compilationId(c);
-  const [known] = await db.query("select 1 from verified_compilations where id = $1", [id], {
-    prepare: true,
-  });
+  const known =
+    compilationStored ??
+    (await db.query("select 1 from verified_compilations where id = $1", [id], { prepare: true })).length > 0;
   const rows = known
     ? await db.query<{ verified_at: Date | string }>(UPSERT_CONTRACT, contractParams(c, id), {
         prepare: true,
