@@ -221,6 +221,15 @@ describe("GET /api/v2/addresses/{h}/nft", () => {
     expect(a.creation_transaction_hash).toMatch(/^0x[0-9a-f]{64}$/);
     const h = (await app.inject(`/api/v2/addresses/${holder}`)).json();
     expect(h).toMatchObject({ is_contract: false, has_tokens: true, has_token_transfers: true, token: null });
+    expect(h.has_validated_blocks).toBe(false);
+    // The block producer of the indexed blocks (anvil's coinbase) has validated blocks.
+    const [block] = await t.db.query<{ miner: Uint8Array }>(
+      "select miner from blocks order by number desc limit 1",
+    );
+    const producer = (
+      await app.inject(`/api/v2/addresses/0x${Buffer.from(block!.miner).toString("hex")}`)
+    ).json();
+    expect(producer.has_validated_blocks).toBe(true);
     const stub = (await app.inject(`/api/v2/addresses/0x${"cd".repeat(20)}`)).json();
     expect(stub).toMatchObject({ is_contract: false, has_tokens: false, name: null, coin_balance: null });
     const collections = (await app.inject(`/api/v2/addresses/${holder}/nft/collections`)).json();

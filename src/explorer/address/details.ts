@@ -67,7 +67,7 @@ export async function addressDetails(
            or exists (select 1 from token_fungible_balances where holder = $1 and value > 0)) as has_tokens,
          (exists (select 1 from token_transfers where from_address = $1)
            or exists (select 1 from token_transfers where to_address = $1)) as has_token_transfers,
-         false as has_validated_blocks,
+         exists (select 1 from blocks where miner = $1) as has_validated_blocks,
          ${TOKEN_COLUMNS}, o.*
        from (select 1) one left join tokens t on t.address = $1 cross join ${addressFactsSubquery("$1")} o`,
       [a],
