@@ -71,6 +71,8 @@ export async function addressDetails(
          ${TOKEN_COLUMNS}, o.*
        from (select 1) one left join tokens t on t.address = $1 cross join ${addressFactsSubquery("$1")} o`,
       [a],
+      // A dozen subqueries: planning costs more than running them, so the plan is kept per connection.
+      { prepare: true },
     ),
     (deps.coinBalance ?? getCoinBalanceSummary)(db, address),
   ]);

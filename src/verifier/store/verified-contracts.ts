@@ -357,6 +357,7 @@ export function createVerifiedContractLookup(
          join verified_compilations c on c.id = v.compilation_id
        where v.chain_id = ${chain} and v.address = any($1::bytea[])`,
       chainId === undefined ? [addresses.map(toBytea)] : [addresses.map(toBytea), chainId],
+      { prepare: true },
     );
     for (const r of rows) out.set(fromBytea(r.address) as Address, { name: r.contract_name });
     return out;
