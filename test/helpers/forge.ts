@@ -1,7 +1,7 @@
-import { spawn } from "node:child_process";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { packagePath } from "../../src/util/package-root.js";
+import { runTool, type ToolResult } from "./run-tool.js";
 
 export const FORGE = packagePath("node_modules/@foundry-rs/forge-linux-amd64/bin/forge");
 
@@ -56,36 +56,22 @@ export function writeProject(root: string, files: Record<string, string>) {
   }
 }
 
-export type ForgeResult = { code: number | null; out: string };
+export type ForgeResult = ToolResult;
 
 /** Runs forge asynchronously (the server under test answers it from this same process). */
 export function runForge(
   args: string[],
   o: { cwd: string; home: string; env?: Record<string, string>; timeoutMs?: number },
 ): Promise<ForgeResult> {
-  return new Promise((resolve) => {
-    const child = spawn(FORGE, args, {
-      cwd: o.cwd,
-      env: {
-        PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`,
-        HOME: o.home,
-        NO_COLOR: "1",
-        FOUNDRY_DISABLE_NIGHTLY_WARNING: "1",
-        ...o.env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      out += d.toString();
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), o.timeoutMs ?? 120_000);
-    child.once("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, out });
-    });
+  return runTool(FORGE, args, {
+    cwd: o.cwd,
+    env: {
+      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`,
+      HOME: o.home,
+      NO_COLOR: "1",
+      FOUNDRY_DISABLE_NIGHTLY_WARNING: "1",
+      ...o.env,
+    },
+    ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
   });
 }

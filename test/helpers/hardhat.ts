@@ -1,7 +1,7 @@
-import { spawn } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { packagePath } from "../../src/util/package-root.js";
+import { runTool, type ToolResult } from "./run-tool.js";
 
 /** Hardhat's CLI entry (its `bin`), the script `npx hardhat` runs. */
 export const HARDHAT_CLI = packagePath("node_modules/hardhat/internal/cli/bootstrap.js");
@@ -93,35 +93,21 @@ export function writeHardhatProject(root: string, o: HardhatProjectOptions) {
   symlinkSync(packagePath("node_modules"), join(root, "node_modules"), "dir");
 }
 
-export type HardhatResult = { code: number | null; out: string };
+export type HardhatResult = ToolResult;
 
 /** `npx hardhat <args>` in `cwd`, asynchronously (the server under test answers it from this same process). */
 export function runHardhat(args: string[], o: { cwd: string; timeoutMs?: number }): Promise<HardhatResult> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [HARDHAT_CLI, ...args], {
-      cwd: o.cwd,
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: o.cwd,
-        NO_COLOR: "1",
-        FORCE_COLOR: "0",
-        // Never ask about telemetry, never phone home (there is no network besides the test's own ports).
-        HARDHAT_DISABLE_TELEMETRY_PROMPT: "true",
-        CI: "true",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      out += d.toString();
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), o.timeoutMs ?? 120_000);
-    child.once("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, out });
-    });
+  return runTool(process.execPath, [HARDHAT_CLI, ...args], {
+    cwd: o.cwd,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: o.cwd,
+      NO_COLOR: "1",
+      FORCE_COLOR: "0",
+      // Never ask about telemetry, never phone home (there is no network besides the test's own ports).
+      HARDHAT_DISABLE_TELEMETRY_PROMPT: "true",
+      CI: "true",
+    },
+    ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
   });
 }
