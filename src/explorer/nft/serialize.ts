@@ -1,14 +1,14 @@
 import type { NftPage } from "./service.js";
 
+// What JSON.stringify escapes in a string: quote, backslash, control characters and (lone) surrogates. Calling it on
+// every one of a page's ~600 short strings costs more than this test.
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
 /**
  * The JSON of an /addresses/{h}/nft page, as JSON.stringify would write it, but with each shared object (the
  * owner's address object, repeated in every unique item, and a contract's token object) serialised once per page:
  * they are the same instances on every item (see NftPageContext), and they are most of a page's bytes. Pure.
  */
-// What JSON.stringify escapes in a string: quote, backslash, control characters and (lone) surrogates. Calling it on
-// every one of a page's ~600 short strings costs more than this test.
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-
 export function serializeNftPage(page: NftPage): string {
   const shared = new Map<object, string>();
   const once = (v: object | null): string => {

@@ -43,6 +43,21 @@ type Row = {
 // JSON columns: PGlite and node-postgres both parse jsonb on the way out; on the way in a string is sent.
 const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
 
+type CompiledColumns = Pick<
+  Row,
+  "abi" | "compiled_artifacts" | "compiled_creation_code" | "compiled_runtime_code"
+>;
+
+/** The compiler's output for one contract, as the matching engine takes it, from a compilation's columns. */
+function compiledFromColumns(r: CompiledColumns): CompiledContract {
+  return {
+    ...r.compiled_artifacts,
+    abi: r.abi,
+    creationCode: fromBytea(r.compiled_creation_code),
+    runtimeCode: fromBytea(r.compiled_runtime_code),
+  };
+}
+
 export function rowToRecord(r: Row): VerifiedContractRecord {
   return {
     chainId: String(r.chain_id),
@@ -70,12 +85,7 @@ export function rowToRecord(r: Row): VerifiedContractRecord {
     creationValues: r.creation_values,
     runtimeTransformations: r.runtime_transformations,
     runtimeValues: r.runtime_values,
-    compiled: {
-      ...r.compiled_artifacts,
-      abi: r.abi,
-      creationCode: fromBytea(r.compiled_creation_code),
-      runtimeCode: fromBytea(r.compiled_runtime_code),
-    },
+    compiled: compiledFromColumns(r),
     isBlueprint: r.is_blueprint,
     onchainCreationCode: fromByteaOrNull(r.onchain_creation_code),
     onchainRuntimeCode: fromBytea(r.onchain_runtime_code),
@@ -130,8 +140,17 @@ const COMPILATION_COLUMNS = [
   "compiled_artifacts",
 ] as const;
 
-function contractParams(c: NewVerifiedContract, id: Buffer): unknown[] {
-  const creation = codeBytesForIndex(c.compiled.creationCode, c.compiled.linkReferences);
+/** Compiled code as stored (placeholders zeroed): computed once per save, used by both tables' parameters. */
+type CodeBytes = { creation: Buffer; runtime: Buffer };
+
+function codeBytes(c: NewVerifiedContract): CodeBytes {
+  return {
+    creation: codeBytesForIndex(c.compiled.creationCode, c.compiled.linkReferences),
+    runtime: codeBytesForIndex(c.compiled.runtimeCode, c.compiled.deployedLinkReferences),
+  };
+}
+
+function contractParams(c: NewVerifiedContract, id: Buffer, code: CodeBytes): unknown[] {
   return [
     c.chainId,
     toBytea(c.address),
@@ -152,14 +171,14 @@ function contractParams(c: NewVerifiedContract, id: Buffer): unknown[] {
     c.isBlueprint,
     toByteaOrNull(c.onchainCreationCode),
     toBytea(c.onchainRuntimeCode),
-    codeBytesForIndex(c.compiled.runtimeCode, c.compiled.deployedLinkReferences).length,
-    creationPrefix(creation),
+    code.runtime.length,
+    creationPrefix(code.creation),
     toByteaOrNull(c.creationTransactionHash),
   ];
 }
 
-function compilationParams(c: NewVerifiedContract, id: Buffer): unknown[] {
-  const { creationCode, runtimeCode, abi: _abi, ...artifacts } = c.compiled;
+function compilationParams(c: NewVerifiedContract, id: Buffer, code: CodeBytes): unknown[] {
+  const { creationCode: _creation, runtimeCode: _runtime, abi: _abi, ...artifacts } = c.compiled;
   return [
     id,
     inputHash(c),
@@ -171,8 +190,8 @@ function compilationParams(c: NewVerifiedContract, id: Buffer): unknown[] {
     c.fileName,
     c.contractName,
     json(c.abi),
-    codeBytesForIndex(creationCode, c.compiled.linkReferences),
-    codeBytesForIndex(runtimeCode, c.compiled.deployedLinkReferences),
+    code.creation,
+    code.runtime,
     json(artifacts),
   ];
 }
@@ -216,13 +235,14 @@ export async function saveVerifiedContract(
   const known =
     compilationStored ??
     (await db.query("select 1 from verified_compilations where id = $1", [id], { prepare: true })).length > 0;
+  const code = codeBytes(c);
   const rows = known
-    ? await db.query<{ verified_at: Date | string }>(UPSERT_CONTRACT, contractParams(c, id), {
+    ? await db.query<{ verified_at: Date | string }>(UPSERT_CONTRACT, contractParams(c, id, code), {
         prepare: true,
       })
     : await db.query<{ verified_at: Date | string }>(UPSERT_WITH_COMPILATION, [
-        ...contractParams(c, id),
-        ...compilationParams(c, id),
+        ...contractParams(c, id, code),
+        ...compilationParams(c, id, code),
       ]);
   // The stored row is what was sent: no need to read back (and parse) sources and artifacts again.
   if (rows[0])
@@ -319,12 +339,7 @@ export async function fullyVerifiedCompilations(
     inputHash: Buffer.from(r.input_hash),
     fileName: r.file_name,
     contractName: r.contract_name,
-    compiled: {
-      ...r.compiled_artifacts,
-      abi: r.abi,
-      creationCode: fromBytea(r.compiled_creation_code),
-      runtimeCode: fromBytea(r.compiled_runtime_code),
-    },
+    compiled: compiledFromColumns(r),
   }));
 }
 
