@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { encodeAbiParameters, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromBytea, toBytea } from "../src/db/bytes.js";
+import { rpc } from "./helpers/activity.js";
 import { type BytecodeDbEnv, startBytecodeDbEnv } from "./helpers/bytecode-db.js";
 import { build, deployData, standardJsonText, versionFor } from "./helpers/verify-contracts.js";
 
@@ -70,13 +71,10 @@ describe("eth-bytecode-db v2 API (Blockscout backend with MICROSERVICE_SC_VERIFI
     runtimeCode: c.runtime,
     chainId,
   });
+  // A flattened file is named after the contract, as Blockscout names it (`<name>.sol`).
+  const pathOf = (tag: string) => (tag === "Flat" ? "StoreFlat.sol" : `contracts/Store${tag}.sol`);
   const deploy = async (tag: string, value: bigint) => {
-    const built = await build(
-      env.compilers,
-      version,
-      { [`contracts/Store${tag}.sol`]: source(tag) },
-      SETTINGS,
-    );
+    const built = await build(env.compilers, version, { [pathOf(tag)]: source(tag) }, SETTINGS);
     const address = await env.deploy(deployData(built[`Store${tag}`]!, [value]));
     deployed[tag] = address;
     return address;
@@ -167,10 +165,11 @@ describe("eth-bytecode-db v2 API (Blockscout backend with MICROSERVICE_SC_VERIFI
     };
     const wrong = await post("/api/v2/verifier/solidity/sources%3Averify-multi-part", {
       ...body,
-      optimizationRuns: null,
+      // Other runtime code (a change to the name or constructor only would still match the runtime partially).
+      sourceFiles: { "StoreFlat.sol": source("Flat").replace('"owner"', '"not the owner"') },
     });
     expect(wrong.statusCode).toBe(200);
-    expect(wrong.body.status).toBe("FAILURE");
+    expect(wrong.body.status, JSON.stringify(wrong.body)).toBe("FAILURE");
     expect(typeof wrong.body.message).toBe("string");
     expect(wrong.body.source).toBeUndefined();
     const ok = await post("/api/v2/verifier/solidity/sources%3Averify-multi-part", body);
@@ -376,6 +375,13 @@ describe.skipIf(!existsSync(FIXTURES))("eth-bytecode-db v2 API: Vyper (recorded 
     const stand = new rv.RecordedVyperCompiler(cases.map((c) => c.recording));
     env = await startBytecodeDbEnv({ compilers: (registry) => rv.withRecordedVyper(registry, stand) });
     chainId = String(env.chain.anvil.chainId);
+    // The Arbitrage constructor (standard_json_with_interfaces) calls approve() on these tokens: stubs returning true.
+    for (const t of [
+      "0xf71040d20cc3ffbb28c1abcef46134c7936624e0",
+      "0x5e8422345238f34275888049021821e8e08caa1f",
+      "0xac3e018457b222d93114458476f3e3416abbe38f",
+    ])
+      await rpc(env.chain.anvil.url, "anvil_setCode", [t, "0x600160005260206000f3"]);
     for (const name of ["arguments.json", "standard_json_with_interfaces.json"]) {
       const c = cases.find((x) => x.name === `vyper-compiler-outputs/${name}`)!;
       at[name] = await env.deploy(c.creationInput as Hex);
