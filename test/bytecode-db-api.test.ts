@@ -202,6 +202,14 @@ describe("eth-bytecode-db v2 API (Blockscout backend with MICROSERVICE_SC_VERIFI
     }
     const search = await post("/api/v2/bytecodes/sources:search", { bytecode: "0x60", bytecodeType: "X" });
     expect(search.statusCode).toBe(400);
+    const malformed = await env.all.inject({
+      method: "POST",
+      url,
+      headers: { "content-type": "application/json" },
+      payload: "{not json",
+    });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toMatchObject({ code: 3 });
     for (const u of [
       "/api/v2/verifier/solidity/sources:verify-multi-partXYZ",
       "/api/v2/verifier/solidity/sources%3Averify-multi-partXYZ",
@@ -358,6 +366,10 @@ describe("eth-bytecode-db v2 API (Blockscout backend with MICROSERVICE_SC_VERIFI
     expect(own.body).toMatchObject({ status: "ok", database: { ok: true } });
     const grpc = await env.send("GET", "/health?service=blockscout.ethBytecodeDb.v2.Database");
     expect(grpc.body).toEqual({ status: "SERVING" });
+    // The routes are in the OpenAPI document, under their colon paths.
+    const paths = Object.keys((await env.send("GET", "/api/docs/openapi.json")).body.paths);
+    expect(paths).toContain("/api/v2/verifier/solidity/sources:verify-multi-part");
+    expect(paths).toContain("/api/v2/bytecodes/sources:search-all");
   });
 });
 
