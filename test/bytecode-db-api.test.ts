@@ -86,7 +86,16 @@ describe("eth-bytecode-db v2 API (Blockscout backend with MICROSERVICE_SC_VERIFI
     version = versionFor(env.compilers, "0.8.26");
     chainId = String(env.chain.anvil.chainId);
     // All deployed and indexed up front (distinct sources: none is a copy of another).
-    for (const [i, tag] of ["Json", "Multi", "Flat", "V1", "Etherscan", "Sourcify", "Passthrough"].entries())
+    for (const [i, tag] of [
+      "Json",
+      "Multi",
+      "Flat",
+      "V1",
+      "Etherscan",
+      "Sourcify",
+      "Passthrough",
+      "Victim",
+    ].entries())
       await deploy(tag, BigInt(100 + i));
     await env.sync();
   });
@@ -177,6 +186,36 @@ describe("eth-bytecode-db v2 API (Blockscout backend with MICROSERVICE_SC_VERIFI
       status: "SUCCESS",
       source: { fileName: "StoreFlat.sol", contractName: "StoreFlat" },
     });
+  });
+
+  it("metadata our index does not confirm is not trusted: the chain decides", async () => {
+    // Claim that Victim holds another contract's code (other runtime code, not only another name), and send that
+    // contract's sources.
+    const otherSource = source("Other").replace('"owner"', '"not the owner"');
+    const other = (await build(env.compilers, version, { "contracts/StoreOther.sol": otherSource }, SETTINGS))
+      .StoreOther!;
+    const init = deployData(other, [1n]);
+    env.rpcCalls.length = 0;
+    const r = await post("/api/v2/verifier/solidity/sources%3Averify-standard-json", {
+      compilerVersion: version,
+      bytecodeType: "CREATION_INPUT",
+      bytecode: init,
+      input: standardJsonText({ "contracts/StoreOther.sol": otherSource }, SETTINGS),
+      metadata: {
+        contractAddress: deployed.Victim,
+        chainId,
+        creationCode: init,
+        runtimeCode: other.deployedBytecode,
+        transactionHash: `0x${"ab".repeat(32)}`,
+        blockNumber: "1",
+        transactionIndex: "0",
+      },
+    });
+    expect(r.statusCode).toBe(200);
+    expect(r.body.status).toBe("FAILURE");
+    expect(env.rpcCalls).toContain("eth_getCode");
+    const page = await env.send("GET", `/api/v2/smart-contracts/${deployed.Victim}`);
+    expect(page.body.is_verified ?? false).toBe(false);
   });
 
   it("bad input is a 400 {code: 3, message}, an unknown route suffix a 404", async () => {
