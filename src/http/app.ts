@@ -7,6 +7,8 @@ import type { Db } from "../db/db.js";
 import type { Logger } from "../util/logger.js";
 import { apiV1Plugin, type VerifierHttpDeps } from "./api-v1/plugin.js";
 import { type ApiV2Options, apiV2Plugin } from "./api-v2/plugin.js";
+import { decodeColonInPath } from "./bytecode-db/colon-url.js";
+import { bytecodeDbPlugin } from "./bytecode-db/plugin.js";
 import type { VerificationApiDeps } from "./etherscan/deps.js";
 import { etherscanPlugin } from "./etherscan/plugin.js";
 import { type HealthSources, healthRoutes } from "./health.js";
@@ -35,6 +37,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bodyLimit: deps.config.bodyLimit,
     // Blockscout clients send `?type=ERC-721,ERC-1155` etc.; keep query parsing standard and predictable.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    rewriteUrl: (req) => decodeColonInPath(req.url ?? "/"),
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false, allErrors: false } },
     logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -62,6 +65,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       ? { coinBalanceHistoryDays: deps.config.coinBalanceHistoryDays }
       : {}),
   });
+  await app.register(bytecodeDbPlugin, { prefix: "/api/v2", db: deps.db, verifier: deps.verifier });
   if (deps.verifier) await app.register(apiV1Plugin, { prefix: "/api/v1", verifier: deps.verifier });
   if (deps.verificationApis) {
     await app.register(etherscanPlugin, { deps: deps.verificationApis });

@@ -33,6 +33,9 @@ const HealthResponse = Type.Object({
   }),
 });
 type HealthResponse = Static<typeof HealthResponse>;
+const GrpcHealthResponse = Type.Object({
+  status: Type.Union([Type.Literal("SERVING"), Type.Literal("NOT_SERVING")]),
+});
 
 const timeout = <T>(p: Promise<T>, ms: number) =>
   Promise.race([
@@ -47,8 +50,17 @@ export const healthRoutes: FastifyPluginAsync<{ db: Db; sources: HealthSources }
 ) => {
   app.get(
     "/health",
-    { schema: { tags: ["health"], response: { 200: HealthResponse, 503: HealthResponse } } },
-    async (_req, reply) => {
+    {
+      schema: {
+        tags: ["health"],
+        querystring: Type.Object({ service: Type.Optional(Type.String()) }),
+        response: {
+          200: Type.Union([HealthResponse, GrpcHealthResponse]),
+          503: Type.Union([HealthResponse, GrpcHealthResponse]),
+        },
+      },
+    },
+    async (req, reply) => {
       const t0 = performance.now();
       const database: HealthResponse["database"] = await timeout(db.query("select 1"), 2000)
         .then(() => ({ ok: true, latency_ms: Math.round(performance.now() - t0) }))
@@ -57,6 +69,10 @@ export const healthRoutes: FastifyPluginAsync<{ db: Db; sources: HealthSources }
           latency_ms: Math.round(performance.now() - t0),
           error: e.message,
         }));
+      // `?service=` is the gRPC health check's request (eth-bytecode-db's Health.Check over HTTP): its shape.
+      if ((req.query as { service?: string }).service !== undefined) {
+        return reply.code(database.ok ? 200 : 503).send({ status: database.ok ? "SERVING" : "NOT_SERVING" });
+      }
       let rpc: HealthResponse["rpc"] = { ok: true, head: null };
       if (sources.rpcHead) {
         rpc = await timeout(sources.rpcHead(), 2000)

@@ -54,5 +54,4 @@ export const apiV2Plugin: FastifyPluginAsync<ApiV2Options> = async (app, _opts) 
     ...(_opts.coinBalanceHistoryDays ? { days: _opts.coinBalanceHistoryDays } : {}),
   });
   await app.register(smartContractRoutes, { db: _opts.db });
-  await app.register((await import("./bytecode-search.js")).bytecodeSearchRoutes, { db: _opts.db });
 };

@@ -15,6 +15,7 @@ import type {
   TransformationValues,
 } from "../matching/index.js";
 import type { CompileAttempt } from "./inputs.js";
+import type { OnchainFacts } from "./onchain.js";
 
 /** What the verify service needs from compiler management (CompilerRegistry fits). */
 export type VerifierCompilers = {
@@ -39,6 +40,8 @@ export type ContractRef = {
   address: string;
   /** When known (Etherscan/Sourcify clients send it), lets chains we do not index give creation data. */
   creationTransactionHash?: string | null;
+  /** On-chain facts the caller already holds and has checked (e.g. against our index): the chain is not asked. */
+  knownFacts?: OnchainFacts;
 };
 
 export type VerifyRequest = {

@@ -36,7 +36,12 @@ import type {
   VerifyResponse,
 } from "./types.js";
 
-type Target = { chainId: string; address: Hex; creationTransactionHash: string | null };
+type Target = {
+  chainId: string;
+  address: Hex;
+  creationTransactionHash: string | null;
+  knownFacts?: OnchainFacts;
+};
 type Facts = OnchainFacts | { status: "error"; message: string };
 
 const ADDRESS_RE = /^(0x)?[0-9a-fA-F]{40}$/;
@@ -65,6 +70,7 @@ export function validateTargets(
       chainId,
       address: `0x${body}` as Hex,
       creationTransactionHash: c.creationTransactionHash ?? null,
+      ...(c.knownFacts ? { knownFacts: c.knownFacts } : {}),
     };
   });
 }
@@ -160,9 +166,12 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
   );
   const facts: Facts[] = await Promise.all(
     targets.map((t) =>
-      loadOnchainFacts(deps.chains.get(t.chainId)!, deps.db, t.address, {
-        creationTransactionHash: t.creationTransactionHash,
-      }).catch(
+      (t.knownFacts
+        ? Promise.resolve(t.knownFacts)
+        : loadOnchainFacts(deps.chains.get(t.chainId)!, deps.db, t.address, {
+            creationTransactionHash: t.creationTransactionHash,
+          })
+      ).catch(
         (e: unknown): Facts => ({
           status: "error",
           message: `Error while retrieving on-chain data: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`,

@@ -1,6 +1,12 @@
 /** The verified-contract store ("bytecode database"): SQL over `verified_contracts` and `verified_compilations` (migrations 004, 006). */
 export { automaticVerificationExtension, verifyAutomatically } from "./auto-verify.js";
-export { type BytecodeType, type SourceMatch, searchSourcesByBytecode } from "./search.js";
+export {
+  type BytecodeType,
+  type SourceMatch,
+  searchSourcesByBytecode,
+  sourceArtifacts,
+  sourceType,
+} from "./search.js";
 export type * from "./types.js";
 export {
   candidatesByCreationPrefix,

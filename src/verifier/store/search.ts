@@ -1,5 +1,11 @@
 import type { Queryable } from "../../db/db.js";
-import { type ContractMatch, type Hex, matchContract, selectBestMatch } from "../matching/index.js";
+import {
+  type CompiledContract,
+  type ContractMatch,
+  type Hex,
+  matchContract,
+  selectBestMatch,
+} from "../matching/index.js";
 import type { VerifiedContractRecord } from "./types.js";
 import { candidatesByCreationPrefix, candidatesByRuntimeLength } from "./verified-contracts.js";
 
@@ -20,6 +26,12 @@ export type SourceMatch = {
   matchType: "FULL" | "PARTIAL";
   isBlueprint: boolean;
   libraries: Record<string, string>;
+  /** JSON text, as upstream: `{abi}` (the store keeps no docs or storage layout). */
+  compilationArtifacts: string;
+  /** JSON text: `{linkReferences, cborAuxdata}` of the creation code. */
+  creationInputArtifacts: string;
+  /** JSON text: `{linkReferences, immutableReferences, cborAuxdata}` of the runtime code. */
+  deployedBytecodeArtifacts: string;
   /** The verified contract the source was taken from. */
   chainId: string;
   address: Hex;
@@ -58,7 +70,23 @@ export async function candidatesFor(
   });
 }
 
-const sourceType = (language: string) =>
+/** eth-bytecode-db's artifact members (JSON text) from what the store keeps of a compilation. */
+export function sourceArtifacts(c: CompiledContract) {
+  return {
+    compilationArtifacts: JSON.stringify({ abi: c.abi ?? null }),
+    creationInputArtifacts: JSON.stringify({
+      linkReferences: c.linkReferences ?? {},
+      cborAuxdata: c.creationCborAuxdata ?? {},
+    }),
+    deployedBytecodeArtifacts: JSON.stringify({
+      linkReferences: c.deployedLinkReferences ?? {},
+      immutableReferences: c.immutableReferences ?? {},
+      cborAuxdata: c.runtimeCborAuxdata ?? {},
+    }),
+  };
+}
+
+export const sourceType = (language: string) =>
   language === "Vyper" ? "VYPER" : language === "Yul" ? "YUL" : ("SOLIDITY" as const);
 
 function toSource(r: VerifiedContractRecord, m: ContractMatch): SourceMatch {
@@ -74,6 +102,7 @@ function toSource(r: VerifiedContractRecord, m: ContractMatch): SourceMatch {
     matchType: m.matchType === "full" ? "FULL" : "PARTIAL",
     isBlueprint: m.isBlueprint,
     libraries: { ...(m.creationMatch.values.libraries ?? {}), ...(m.runtimeMatch.values.libraries ?? {}) },
+    ...sourceArtifacts(r.compiled),
     chainId: r.chainId,
     address: r.address,
   };
