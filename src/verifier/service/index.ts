@@ -21,6 +21,7 @@ export {
   solidityMultiPartAttempts,
   withOutputSelection,
 } from "./inputs.js";
+export { checkInputLimits, checkRequestLimits, REQUEST_LIMITS } from "./limits.js";
 export {
   type CreationFacts,
   creationFromTransaction,

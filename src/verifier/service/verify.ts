@@ -25,6 +25,7 @@ import {
   storedSettings,
   withOutputSelection,
 } from "./inputs.js";
+import { checkRequestLimits } from "./limits.js";
 import { loadOnchainFacts, type OnchainFacts } from "./onchain.js";
 import { storedCandidates, storedFullMatch } from "./stored.js";
 import type {
@@ -138,6 +139,7 @@ export const compilationFailureMessage = (errors: readonly string[]) =>
  * verification result per contract in request order.
  */
 export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<VerifyResponse> {
+  checkRequestLimits(req);
   const targets = validateTargets(deps, req.contracts);
   const version = deps.compilers.resolveVersion(req.language, req.compiler);
   if (req.inputProblem !== undefined) {
