@@ -1,5 +1,5 @@
-import type { CompilerLanguage, StandardJsonInput } from "../../verifier/compilers/index.js";
 import { InvalidInputError } from "../../errors/base.js";
+import type { CompilerLanguage, StandardJsonInput } from "../../verifier/compilers/index.js";
 import { checkRequestLimits, type VerifyRequest } from "../../verifier/service/index.js";
 import { SourcifyError } from "./errors.js";
 
