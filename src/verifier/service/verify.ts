@@ -1,4 +1,5 @@
 import { InvalidInputError } from "../../errors/base.js";
+import { CompilerError } from "../compilers/errors.js";
 import type { CompilerLanguage, StandardJsonInput } from "../compilers/index.js";
 import {
   type ContractMatch,
@@ -129,6 +130,17 @@ async function compileAttempt(
   return { ok: true, candidates };
 }
 
+/**
+ * The compiler itself failed on this input (a timeout, running out of memory, a crash): the user's input did it,
+ * so it is a compilation failure in words, not a server error. Other errors (downloads) stay errors.
+ */
+function compilerFailure(e: unknown): AttemptResult {
+  if (e instanceof CompilerError && (e.kind === "timeout" || e.kind === "memory" || e.kind === "crash")) {
+    return { ok: false, errors: [e.shortMessage] };
+  }
+  throw e;
+}
+
 export const compilationFailureMessage = (errors: readonly string[]) =>
   `Compilation error: [\n${errors.map((e) => `    ${JSON.stringify(e)},\n`).join("")}]`;
 
@@ -199,7 +211,7 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
   // Attempts compile lazily, once per request; the first one must compile (its errors are the user's).
   const compiled: Array<Promise<AttemptResult> | undefined> = [];
   const attemptResult = (k: number) => {
-    compiled[k] ??= compileAttempt(deps, req.language, version, attempts[k]!);
+    compiled[k] ??= compileAttempt(deps, req.language, version, attempts[k]!).catch(compilerFailure);
     return compiled[k]!;
   };
   const first: AttemptResult = allStored ? { ok: true, candidates: [] } : await attemptResult(0);
