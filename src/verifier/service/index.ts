@@ -9,6 +9,12 @@ export {
   mayHoldSeveralAuxdata,
   withDiffedAuxdata,
 } from "./compiled.js";
+export {
+  type CreationLookup,
+  type CreationLookupOptions,
+  DEFAULT_CREATION_LOOKUP,
+  lookUpCreation,
+} from "./creation-lookup.js";
 export { diagnoseFailure, NO_MATCH_MESSAGE } from "./diagnosis.js";
 export {
   type CompileAttempt,

@@ -176,6 +176,7 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
     targets.map((t) =>
       loadOnchainFacts(deps.chains.get(t.chainId)!, deps.db, t.address, {
         creationTransactionHash: t.creationTransactionHash,
+        ...(deps.creationLookup ? { lookup: deps.creationLookup } : {}),
       }).catch(
         (e: unknown): Facts => ({
           status: "error",
@@ -251,9 +252,12 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
     }
     if (!winner) {
       const diagnosis = diagnoseFailure(firstTried, onchain.creationInput !== null);
+      if (f.creationUnavailable)
+        diagnosis.message += ` Only the runtime code was compared: ${f.creationUnavailable}.`;
       items.push({
         status: "FAILURE",
         message: diagnosis.message,
+        ...(f.creationUnavailable ? { creationUnavailable: f.creationUnavailable } : {}),
         chainId: t.chainId,
         address: t.address,
         diagnosis,
@@ -267,7 +271,8 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
       toRecord(req.language, version, t, f, winner),
       winner === stored[i] ? true : storedCompiled.length === 0 ? false : undefined,
     );
-    items.push(successItem(deps, t, winner, saved.record));
+    const item = successItem(deps, t, winner, saved.record);
+    items.push(f.creationUnavailable ? { ...item, creationUnavailable: f.creationUnavailable } : item);
   }
   return { kind: "verification", items };
 }
