@@ -1,6 +1,6 @@
 import { encodeAbiParameters, encodeFunctionData, type Hex, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lookUpCreation } from "../src/verifier/service/index.js";
+import { lookUpCreation, verify } from "../src/verifier/service/index.js";
 import { rpc } from "./helpers/activity.js";
 import type { TestChain } from "./helpers/anvil.js";
 import { type ApisEnv, startApisEnv } from "./helpers/verification-apis.js";
@@ -246,5 +246,62 @@ describe("creation data on demand", () => {
       maxCalls: 1,
     });
     expect(bounded).toEqual({ creation: null, unavailable: expect.stringMatching(/limit of 1 RPC calls/) });
+  });
+
+  it("fails sources whose creation code differs (v = 8 for v = 7), naming the byte; runtime-only only when creation is unknown", async () => {
+    const simple = (v: number) => ({
+      "src/Simple.sol": `// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract Simple { uint256 public v = ${v}; }\n`,
+    });
+    const compiled = await build(env.compilers, version, simple(7), SETTINGS);
+    const request = (on: TestChain, address: Hex, v: number) => ({
+      language: "Solidity" as const,
+      compiler: version,
+      contracts: [{ chainId: chainOf(on), address }],
+      input: JSON.parse(standardJsonText(simple(v), SETTINGS)),
+    });
+    for (const on of [env.chain, env.other!]) {
+      const { contractAddress } = await send(on, deployData(compiled.Simple!));
+      const r = await env.post("/api/v1/solidity/sources:verify-standard-json", {
+        contracts: [{ chainId: chainOf(on), address: contractAddress }],
+        compiler: version,
+        input: standardJsonText(simple(8), SETTINGS),
+      });
+      const item = r.body.contractVerificationResults.items[0];
+      expect(item).toMatchObject({
+        status: "FAILURE",
+        diagnosis: {
+          reason: "creation_code_mismatch",
+          closest: { side: "creation", contractName: "Simple", firstDifferingByte: expect.any(Number) },
+        },
+      });
+      expect(item.message).toMatch(/creation code differs from the on-chain creation input at byte \d+/);
+
+      // When the node cannot tell the creation (here: a budget of one call), runtime-only matching says why.
+      const unknown = (await send(on, deployData(compiled.Simple!))).contractAddress!;
+      const blind = await verify(
+        {
+          chains: env.chains,
+          compilers: env.compilers,
+          db: env.db.db,
+          creationLookup: { indexWaitMs: 0, maxCalls: 1 },
+        },
+        request(on, unknown, 8),
+      );
+      expect(blind.kind === "verification" && blind.items[0]).toMatchObject({
+        status: "PARTIALLY_VERIFIED",
+        creationMatch: null,
+        runtimeMatch: "partial",
+        creationUnavailable: expect.stringMatching(/limit of 1 RPC calls/),
+      });
+      const right = await env.post("/api/v1/solidity/sources:verify-standard-json", {
+        contracts: [{ chainId: chainOf(on), address: contractAddress }],
+        compiler: version,
+        input: standardJsonText(simple(7), SETTINGS),
+      });
+      expect(right.body.contractVerificationResults.items[0]).toMatchObject({
+        status: "FULLY_VERIFIED",
+        creationMatch: "full",
+      });
+    }
   });
 });

@@ -74,6 +74,8 @@ export type VerificationStatus = "FULLY_VERIFIED" | "PARTIALLY_VERIFIED" | "FAIL
 export type FailureDiagnosis = {
   reason:
     | "no_match"
+    /** The runtime code matches, the known creation code does not (constructor, initial values). */
+    | "creation_code_mismatch"
     | "wrong_compiler_version"
     | "optimizer_settings_suspected"
     | "constructor_arguments_invalid"

@@ -28,7 +28,7 @@ import {
 } from "./inputs.js";
 import { checkRequestLimits } from "./limits.js";
 import { loadOnchainFacts, type OnchainFacts } from "./onchain.js";
-import { storedCandidates, storedFullMatch } from "./stored.js";
+import { fitsKnownCreation, storedCandidates, storedFullMatch } from "./stored.js";
 import type {
   ContractRef,
   ValidationItem,
@@ -247,8 +247,9 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
         result: matchContract(candidate.compiled, onchain),
       }));
       if (k === 0) firstTried = tried;
-      const best = selectBestMatch(tried.map((x) => x.result));
-      if (best) winner = tried[best.index]!;
+      const eligible = tried.filter((x) => fitsKnownCreation(x.result, onchain.creationInput));
+      const best = selectBestMatch(eligible.map((x) => x.result));
+      if (best) winner = eligible[best.index]!;
     }
     if (!winner) {
       const diagnosis = diagnoseFailure(firstTried, onchain.creationInput !== null);
