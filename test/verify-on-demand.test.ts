@@ -248,6 +248,42 @@ describe("creation data on demand", () => {
     expect(bounded).toEqual({ creation: null, unavailable: expect.stringMatching(/limit of 1 RPC calls/) });
   });
 
+  it("finds the same creations without Otterscan: binary search, block receipts, then either kind of block trace", async () => {
+    const real = env.chains.get("31338")!;
+    /** The node without some methods (as most nodes are), answering "method not found" for them. */
+    const without = (...missing: string[]) => ({
+      ...real,
+      rpc: {
+        ...real.rpc,
+        request<T>(method: string, params: unknown[]): Promise<T> {
+          if (missing.includes(method))
+            return Promise.reject(new Error(`the method ${method} does not exist`));
+          return real.rpc.request<T>(method, params);
+        },
+      },
+    });
+    const vault = await deploy(env.other!, "vault");
+    const child = await deploy(env.other!, "child");
+    const o = { indexWaitMs: 0, maxCalls: 64 };
+    const direct = await lookUpCreation(real, null, child.address, o);
+    for (const node of [
+      without("ots_getContractCreator"),
+      without("ots_getContractCreator", "trace_transaction", "debug_traceBlockByNumber"),
+    ]) {
+      expect(await lookUpCreation(node, null, child.address, o)).toEqual(direct);
+      const v = await lookUpCreation(node, null, vault.address, o);
+      expect(v.creation).toMatchObject({ transactionHash: vault.tx });
+      expect(v.creation!.creationInput.endsWith(vault.args.slice(2))).toBe(true);
+    }
+    const blind = await lookUpCreation(
+      without("ots_getContractCreator", "debug_traceBlockByNumber", "trace_block"),
+      null,
+      child.address,
+      o,
+    );
+    expect(blind).toEqual({ creation: null, unavailable: expect.stringMatching(/offers no call traces/) });
+  });
+
   it("fails sources whose creation code differs (v = 8 for v = 7), naming the byte; runtime-only only when creation is unknown", async () => {
     const simple = (v: number) => ({
       "src/Simple.sol": `// SPDX-License-Identifier: MIT\npragma solidity ^0.8.0;\ncontract Simple { uint256 public v = ${v}; }\n`,
