@@ -153,6 +153,10 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
     let compilers: CompilerRegistry | null = null;
     let jobs: JobRunner | null = null;
     let chains = new Map<string, VerifierChain>();
+    const creationLookup = {
+      indexWaitMs: config.verifierIndexWaitMs,
+      maxCalls: config.verifierLookupMaxCalls,
+    };
     if (mode.http) {
       // The indexed chain is always a verifier chain; `serve` alone learns its id from the index.
       const indexedId = indexer?.chainId ?? (await readIndexedChainId(db));
@@ -185,7 +189,7 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
       const chainMap = chains;
       jobs = createJobRunner({
         db,
-        verify: (req) => verify({ chains: chainMap, compilers: c, db }, req),
+        verify: (req) => verify({ chains: chainMap, compilers: c, db, creationLookup }, req),
         concurrency: Math.max(1, Math.min(4, config.compilerConcurrency)),
         logger: logger.child({ part: "verification-jobs" }),
       });
@@ -213,7 +217,7 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
         verifier: {
           chains: [...chains.values()].map((c) => c.config),
           compilers: compilers!,
-          verify: (req) => verify({ chains, compilers: compilers!, db }, req),
+          verify: (req) => verify({ chains, compilers: compilers!, db, creationLookup }, req),
         },
         verificationApis: { db, chains, compilers: compilers!, jobs: jobs! },
       });

@@ -47,7 +47,7 @@ describe("/api/v1 chains and compilers", () => {
     expect(r.statusCode).toBe(200);
     expect(r.json()).toEqual({
       chains: [
-        { id: "31337", name: "Local", iconUrl: null, isTestnet: true },
+        { id: "31337", name: "Local", iconUrl: "", isTestnet: true },
         {
           id: "11155111",
           name: "Sepolia",

@@ -102,8 +102,9 @@ describe("validation, several chains, attacks", () => {
       ["31338", onOther.toLowerCase(), "FULLY_VERIFIED"],
       [chainId, a.toLowerCase(), "FULLY_VERIFIED"],
     ]);
-    // The other chain is not indexed and no creation transaction is known: runtime-only.
-    expect(items[1]).toMatchObject({ creationMatch: null, runtimeMatch: "full" });
+    // The other chain is not indexed: its creation is found on its node, as if indexed.
+    expect(items[1]).toMatchObject({ creationMatch: "full", runtimeMatch: "full" });
+    expect(items[1].constructorArguments.encoded).toBe(`0x${(11).toString(16).padStart(64, "0")}`);
     expect(items[0]).toMatchObject({ creationMatch: "full", runtimeMatch: "full" });
   });
 
@@ -164,9 +165,9 @@ describe("validation, several chains, attacks", () => {
     const address = await env.deploy(data);
     await env.sync();
     const [item] = (await verifyJson([{ chainId, address }])).body.contractVerificationResults.items;
-    expect(item.creationMatch).toBeNull();
-    // The runtime code is genuinely Killable's.
-    expect(item.runtimeMatch).toBe("full");
+    // The runtime code is genuinely Killable's, but the creation input is known and does not match: a failure.
+    expect(item).toMatchObject({ status: "FAILURE", diagnosis: { reason: "constructor_arguments_invalid" } });
+    expect(item.creationMatch ?? null).toBeNull();
   });
 
   it("attack: CBOR-shaped bytes in the middle of the code are not waved through as metadata", async () => {

@@ -36,6 +36,8 @@ export type Config = Readonly<{
   compilerConcurrency: number;
   compilerTimeoutMs: number;
   compilerMemoryMb: number;
+  verifierIndexWaitMs: number;
+  verifierLookupMaxCalls: number;
   bodyLimit: number;
   ipfsGatewayUrl: string;
   arweaveGatewayUrl: string;

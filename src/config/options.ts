@@ -244,6 +244,25 @@ export const OPTIONS = [
     description: "Memory limit of one native compilation.",
   },
   {
+    key: "verifierIndexWaitMs",
+    env: "VERIFIER_INDEX_WAIT_MS",
+    flag: "verifier-index-wait-ms",
+    kind: "int",
+    min: 0,
+    default: "3000",
+    description:
+      "How long a verification waits for the indexer to reach a contract's creation before asking the node for it.",
+  },
+  {
+    key: "verifierLookupMaxCalls",
+    env: "VERIFIER_LOOKUP_MAX_CALLS",
+    flag: "verifier-lookup-max-calls",
+    kind: "int",
+    min: 4,
+    default: "64",
+    description: "Most JSON-RPC calls one creation lookup on a node may make.",
+  },
+  {
     key: "bodyLimit",
     env: "BODY_LIMIT",
     flag: "body-limit",

@@ -9,7 +9,7 @@ const silent = { info() {}, warn() {}, error() {}, debug() {} };
  * Its compilers dir (default: one shared by the test files of a run) remembers each soljson's version probe.
  */
 export async function offlineCompilers(
-  o: { dir?: string; concurrency?: number } = {},
+  o: { dir?: string; concurrency?: number; timeoutMs?: number; memoryLimitMb?: number } = {},
 ): Promise<CompilerRegistry> {
   const dir = o.dir ?? packagePath("node_modules/.cache/lookout-test-compilers");
   mkdirSync(dir, { recursive: true });
@@ -21,6 +21,8 @@ export async function offlineCompilers(
       vyperListUrl: "http://127.0.0.1:1/vyper.json",
       listRefreshMs: 0,
       ...(o.concurrency ? { concurrency: o.concurrency } : {}),
+      ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
+      ...(o.memoryLimitMb ? { memoryLimitMb: o.memoryLimitMb } : {}),
     },
     silent,
   );

@@ -4,7 +4,11 @@ import { type App, buildApp } from "../../src/http/app.js";
 import type { VerifierChain } from "../../src/verifier/chain-clients.js";
 import type { CompilerRegistry } from "../../src/verifier/compilers/index.js";
 import { createJobRunner, type JobRunner } from "../../src/verifier/jobs/index.js";
-import { type VerifierCompilers, verify } from "../../src/verifier/service/index.js";
+import {
+  type CreationLookupOptions,
+  type VerifierCompilers,
+  verify,
+} from "../../src/verifier/service/index.js";
 import { startVerifierEnv, type VerifierEnv } from "./verify.js";
 
 export type ApisEnv = VerifierEnv & {
@@ -16,11 +20,18 @@ export type ApisEnv = VerifierEnv & {
 
 /** The verifier test environment plus a job runner and an app serving the Etherscan and Sourcify APIs. */
 export async function startApisEnv(
-  o: { compilers?: (registry: CompilerRegistry) => VerifierCompilers } = {},
+  o: {
+    compilers?: (registry: CompilerRegistry) => VerifierCompilers;
+    secondChain?: boolean;
+    creationLookup?: CreationLookupOptions;
+  } = {},
 ): Promise<ApisEnv> {
-  const env = await startVerifierEnv();
+  const env = await startVerifierEnv({
+    ...(o.secondChain ? { secondChain: true } : {}),
+    ...(o.creationLookup ? { creationLookup: o.creationLookup } : {}),
+  });
   const compilers = o.compilers ? o.compilers(env.compilers) : env.compilers;
-  const configs = withIndexedChain([], {
+  const configs = withIndexedChain(env.others, {
     id: String(env.chain.anvil.chainId),
     name: "Local",
     rpcUrl: env.chain.anvil.url,
@@ -34,7 +45,11 @@ export async function startApisEnv(
   const db = env.db.db;
   const jobs = createJobRunner({
     db,
-    verify: (req) => verify({ chains, compilers, db }, req),
+    verify: (req) =>
+      verify(
+        { chains, compilers, db, ...(o.creationLookup ? { creationLookup: o.creationLookup } : {}) },
+        req,
+      ),
     pollMs: 200,
   });
   await jobs.start();

@@ -9,7 +9,7 @@ import { packagePath } from "../../src/util/package-root.js";
 import type { VerifierChain } from "../../src/verifier/chain-clients.js";
 import type { CompilerRegistry } from "../../src/verifier/compilers/index.js";
 import { verify } from "../../src/verifier/service/index.js";
-import type { VerifierCompilers } from "../../src/verifier/service/types.js";
+import type { CreationLookupOptions, VerifierCompilers } from "../../src/verifier/service/types.js";
 import {
   automaticVerificationExtension,
   createVerifiedContractLookup,
@@ -32,6 +32,8 @@ export type VerifierEnv = {
   chain: TestChain;
   /** A second anvil the verifier knows but does not index (runtime-only verification there). */
   other: TestChain | null;
+  /** The second anvil's chain configuration (as CHAINS_CONFIG gives it), when there is one. */
+  others: ChainConfig[];
   db: TestDb;
   indexer: Indexer;
   app: App;
@@ -52,7 +54,7 @@ export async function buildVerifierApp(
   db: Db,
   chain: TestChain,
   compilers: VerifierHttpDeps["compilers"] & VerifierCompilers,
-  o: { others?: ChainConfig[]; bodyLimit?: number } = {},
+  o: { others?: ChainConfig[]; bodyLimit?: number; creationLookup?: CreationLookupOptions } = {},
 ): Promise<App> {
   const configs = withIndexedChain(o.others ?? [], {
     id: String(chain.anvil.chainId),
@@ -70,13 +72,26 @@ export async function buildVerifierApp(
     config: { bodyLimit: o.bodyLimit ?? 16 * 1024 * 1024 },
     logger: false,
     explorer: { verified: createVerifiedContractLookup(db) },
-    verifier: { chains: configs, compilers, verify: (req) => verify({ chains, compilers, db }, req) },
+    verifier: {
+      chains: configs,
+      compilers,
+      verify: (req) =>
+        verify(
+          { chains, compilers, db, ...(o.creationLookup ? { creationLookup: o.creationLookup } : {}) },
+          req,
+        ),
+    },
   });
 }
 
 /** anvil (indexed) + optional second anvil + database + indexer + app with the verify routes. */
 export async function startVerifierEnv(
-  o: { hardfork?: string; secondChain?: boolean; compilers?: CompilerRegistry } = {},
+  o: {
+    hardfork?: string;
+    secondChain?: boolean;
+    compilers?: CompilerRegistry;
+    creationLookup?: CreationLookupOptions;
+  } = {},
 ): Promise<VerifierEnv> {
   const chain = await startTestChain(o.hardfork ? { hardfork: o.hardfork } : {});
   const other = o.secondChain ? await startTestChain({ chainId: 31338 }) : null;
@@ -85,24 +100,27 @@ export async function startVerifierEnv(
     extensions: [automaticVerificationExtension()],
   });
   const compilers = o.compilers ?? (await offlineVerifierCompilers());
+  const others: ChainConfig[] = other
+    ? [
+        {
+          id: "31338",
+          name: "Other",
+          rpcUrl: other.anvil.url,
+          isTestnet: true,
+          iconUrl: null,
+          explorerUrl: null,
+          indexed: false,
+        },
+      ]
+    : [];
   const app = await buildVerifierApp(db.db, chain, compilers, {
-    others: other
-      ? [
-          {
-            id: "31338",
-            name: "Other",
-            rpcUrl: other.anvil.url,
-            isTestnet: true,
-            iconUrl: null,
-            explorerUrl: null,
-            indexed: false,
-          },
-        ]
-      : [],
+    others,
+    ...(o.creationLookup ? { creationLookup: o.creationLookup } : {}),
   });
   return {
     chain,
     other,
+    others,
     db,
     indexer,
     app,

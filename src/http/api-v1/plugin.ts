@@ -20,9 +20,9 @@ export function chainView(c: ChainConfig) {
   return {
     id: c.id,
     name: c.name,
+    // Always a string, as upstream: empty when neither an icon nor an explorer is configured.
     iconUrl:
-      c.iconUrl ??
-      (c.explorerUrl ? new URL("/assets/favicon/logo-icon.png", c.explorerUrl).toString() : null),
+      c.iconUrl ?? (c.explorerUrl ? new URL("/assets/favicon/logo-icon.png", c.explorerUrl).toString() : ""),
     isTestnet: c.isTestnet,
   };
 }
@@ -51,12 +51,22 @@ export const apiV1Plugin: FastifyPluginAsync<{ verifier: VerifierHttpDeps }> = a
   );
   app.get(
     "/solidity/compilers",
-    { schema: { tags: ["verifier"], response: { 200: Type.Object({ compilers: Type.Array(Compiler) }) } } },
+    {
+      schema: {
+        tags: ["verifier"],
+        response: { 200: Type.Object({ compilers: Type.Array(Compiler) }), ...errors },
+      },
+    },
     async () => ({ compilers: verifier.compilers.listSolidity() }),
   );
   app.get(
     "/vyper/compilers",
-    { schema: { tags: ["verifier"], response: { 200: Type.Object({ compilers: Type.Array(Compiler) }) } } },
+    {
+      schema: {
+        tags: ["verifier"],
+        response: { 200: Type.Object({ compilers: Type.Array(Compiler) }), ...errors },
+      },
+    },
     async () => ({ compilers: verifier.compilers.listVyper() }),
   );
   app.get(
@@ -70,6 +80,7 @@ export const apiV1Plugin: FastifyPluginAsync<{ verifier: VerifierHttpDeps }> = a
             solidityCompilers: Type.Array(Compiler),
             vyperCompilers: Type.Array(Compiler),
           }),
+          ...errors,
         },
       },
     },

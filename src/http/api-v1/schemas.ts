@@ -4,7 +4,7 @@ export const Chain = Type.Object(
   {
     id: Type.String(),
     name: Type.String(),
-    iconUrl: Type.Union([Type.String(), Type.Null()]),
+    iconUrl: Type.String(),
     isTestnet: Type.Boolean(),
   },
   {},
@@ -24,3 +24,15 @@ export const StandardJsonBody = Type.Object({
   compiler: Type.String(),
   input: Type.String(),
 });
+
+/** One of `contractValidationResults`, `compilationFailure`, `contractVerificationResults` (items as the service gives). */
+export const VerifyResultBody = Type.Object(
+  {
+    contractValidationResults: Type.Optional(Type.Object({ items: Type.Array(Type.Unknown()) })),
+    compilationFailure: Type.Optional(
+      Type.Object({ message: Type.String(), errors: Type.Array(Type.String()) }),
+    ),
+    contractVerificationResults: Type.Optional(Type.Object({ items: Type.Array(Type.Unknown()) })),
+  },
+  { description: "Exactly one of the three keys" },
+);

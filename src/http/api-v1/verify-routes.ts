@@ -6,7 +6,7 @@ import {
   type VerifyRequest,
   type VerifyResponse,
 } from "../../verifier/service/index.js";
-import { ContractRef, ErrorBody, StandardJsonBody } from "./schemas.js";
+import { ContractRef, ErrorBody, StandardJsonBody, VerifyResultBody } from "./schemas.js";
 
 /** The verify service as the HTTP layer calls it (bound to its dependencies). */
 export type VerifyFn = (req: VerifyRequest) => Promise<VerifyResponse>;
@@ -38,13 +38,13 @@ const schemaOf = (body: typeof StandardJsonBody | typeof MultiPartBody, summary:
   tags: ["verifier"],
   summary,
   body,
-  response: { 400: ErrorBody },
+  response: { 200: VerifyResultBody, 400: ErrorBody },
 });
 
 /** POST /solidity/sources:verify-standard-json and :verify-multi-part (Blockscout proxy-verifier shapes). */
 export const solidityVerifyRoutes: FastifyPluginAsync<{ verify: VerifyFn }> = async (app, { verify }) => {
   app.post<{ Body: Static<typeof StandardJsonBody> }>(
-    "/solidity/sources:verify-standard-json",
+    "/solidity/sources::verify-standard-json",
     { schema: schemaOf(StandardJsonBody, "Verify Solidity sources given as standard JSON") },
     async (req) => {
       const parsed = parseStandardJsonInput(req.body.input);
@@ -59,7 +59,7 @@ export const solidityVerifyRoutes: FastifyPluginAsync<{ verify: VerifyFn }> = as
     },
   );
   app.post<{ Body: Static<typeof MultiPartBody> }>(
-    "/solidity/sources:verify-multi-part",
+    "/solidity/sources::verify-multi-part",
     { schema: schemaOf(MultiPartBody, "Verify Solidity source files (multi-part)") },
     async (req) => {
       const b = req.body;

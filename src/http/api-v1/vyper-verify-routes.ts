@@ -2,7 +2,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import type { FastifyPluginAsync } from "fastify";
 import { parseStandardJsonInput } from "../../verifier/service/index.js";
 import { normaliseVyperStandardJson, vyperMultiPartInput } from "../../verifier/vyper/index.js";
-import { ContractRef, ErrorBody, StandardJsonBody } from "./schemas.js";
+import { ContractRef, ErrorBody, StandardJsonBody, VerifyResultBody } from "./schemas.js";
 import { type VerifyFn, v1VerificationBody } from "./verify-routes.js";
 
 const MultiPartBody = Type.Object({
@@ -19,13 +19,13 @@ const MultiPartBody = Type.Object({
  */
 export const vyperVerifyRoutes: FastifyPluginAsync<{ verify: VerifyFn }> = async (app, { verify }) => {
   app.post<{ Body: Static<typeof StandardJsonBody> }>(
-    "/vyper/sources:verify-standard-json",
+    "/vyper/sources::verify-standard-json",
     {
       schema: {
         tags: ["verifier"],
         summary: "Verify Vyper sources given as standard JSON",
         body: StandardJsonBody,
-        response: { 400: ErrorBody },
+        response: { 200: VerifyResultBody, 400: ErrorBody },
       },
     },
     async (req) => {
@@ -43,13 +43,13 @@ export const vyperVerifyRoutes: FastifyPluginAsync<{ verify: VerifyFn }> = async
     },
   );
   app.post<{ Body: Static<typeof MultiPartBody> }>(
-    "/vyper/sources:verify-multi-part",
+    "/vyper/sources::verify-multi-part",
     {
       schema: {
         tags: ["verifier"],
         summary: "Verify Vyper source files and interfaces (multi-part)",
         body: MultiPartBody,
-        response: { 400: ErrorBody },
+        response: { 200: VerifyResultBody, 400: ErrorBody },
       },
     },
     async (req) => {

@@ -1,4 +1,5 @@
 import { fromBytea, toBytea } from "../../db/bytes.js";
+import { checkRequestLimits } from "../../verifier/service/index.js";
 import { getVerifiedContract } from "../../verifier/store/index.js";
 import { chainFor, type VerificationApiDeps } from "./deps.js";
 import { type Envelope, notOk, ok, TEXT } from "./envelope.js";
@@ -14,6 +15,7 @@ import { addressParam, parseAddress, submissionFromParams } from "./verify-reque
 export async function verifySourceCode(deps: VerificationApiDeps, p: Params): Promise<Envelope> {
   const chain = chainFor(deps, p.get("chainid"));
   const { address, request } = submissionFromParams(p, chain.config.id);
+  checkRequestLimits(request);
   deps.compilers.resolveVersion(request.language, request.compiler);
 
   // No code yet: forge retries on exactly this prefix (the deployment may not be mined or indexed yet).

@@ -1,4 +1,5 @@
 import formbody from "@fastify/formbody";
+import { Type } from "@sinclair/typebox";
 import type { FastifyError, FastifyPluginAsync } from "fastify";
 import { LookoutError } from "../../errors/base.js";
 import {
@@ -53,6 +54,13 @@ export const etherscanPlugin: FastifyPluginAsync<{ deps: VerificationApiDeps }> 
       tags: ["etherscan"],
       summary:
         "Etherscan-compatible API: module=contract, action=verifysourcecode|checkverifystatus|getabi|…",
+      response: {
+        200: Type.Object({
+          status: Type.Union([Type.Literal("0"), Type.Literal("1")]),
+          message: Type.String(),
+          result: Type.Unknown(),
+        }),
+      },
     },
     handler: async (req) => dispatch(deps, new Params(req.query, req.body)),
   });

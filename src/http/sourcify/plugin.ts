@@ -1,3 +1,4 @@
+import { Type } from "@sinclair/typebox";
 import type { FastifyPluginAsync } from "fastify";
 import { InvalidInputError } from "../../errors/base.js";
 import { getVerifiedContract } from "../../verifier/store/index.js";
@@ -24,6 +25,13 @@ function checkTarget(deps: VerificationApiDeps, p: ContractParams): { chainId: s
   return { chainId: p.chainId, address: p.address.toLowerCase() };
 }
 
+const ErrorSchema = Type.Object({
+  customCode: Type.String(),
+  message: Type.String(),
+  errorId: Type.String(),
+});
+const errors = { "4xx": ErrorSchema, "5xx": ErrorSchema };
+
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -39,7 +47,13 @@ export const sourcifyPlugin: FastifyPluginAsync<{ deps: VerificationApiDeps }> =
 
   app.post<{ Params: ContractParams }>(
     "/v2/verify/:chainId/:address",
-    { schema: { tags, summary: "Verify a contract from standard JSON input (asynchronous)" } },
+    {
+      schema: {
+        tags,
+        summary: "Verify a contract from standard JSON input (asynchronous)",
+        response: { 202: Type.Object({ verificationId: Type.String() }), ...errors },
+      },
+    },
     async (req, reply) => {
       const { chainId, address } = checkTarget(deps, req.params);
       const submission = submissionFromBody(req.body, chainId, address);
@@ -70,7 +84,13 @@ export const sourcifyPlugin: FastifyPluginAsync<{ deps: VerificationApiDeps }> =
 
   app.get<{ Params: { verificationId: string } }>(
     "/v2/verify/:verificationId",
-    { schema: { tags, summary: "A verification job's status and result" } },
+    {
+      schema: {
+        tags,
+        summary: "A verification job's status and result",
+        response: { 200: Type.Unknown({ description: "Sourcify's verification job object" }), ...errors },
+      },
+    },
     async (req) => {
       const id = req.params.verificationId;
       const job = UUID_RE.test(id) ? await deps.jobs.get(id.toLowerCase()) : null;
@@ -81,7 +101,13 @@ export const sourcifyPlugin: FastifyPluginAsync<{ deps: VerificationApiDeps }> =
 
   app.get<{ Params: { address: string } }>(
     "/v2/contract/all-chains/:address",
-    { schema: { tags, summary: "A contract's verifications on every chain" } },
+    {
+      schema: {
+        tags,
+        summary: "A contract's verifications on every chain",
+        response: { 200: Type.Object({ results: Type.Array(Type.Unknown()) }), ...errors },
+      },
+    },
     async (req) => {
       if (!ADDRESS_RE.test(req.params.address)) {
         throw new SourcifyError("invalid_parameter", `Invalid address "${req.params.address}"`);
@@ -95,7 +121,17 @@ export const sourcifyPlugin: FastifyPluginAsync<{ deps: VerificationApiDeps }> =
 
   app.get<{ Params: ContractParams; Querystring: { fields?: string; omit?: string } }>(
     "/v2/contract/:chainId/:address",
-    { schema: { tags, summary: "A verified contract (404 with match null when not verified)" } },
+    {
+      schema: {
+        tags,
+        summary: "A verified contract (404 with match null when not verified)",
+        response: {
+          200: Type.Unknown({ description: "Sourcify's contract object (fields as selected)" }),
+          404: Type.Unknown({ description: "The minimal contract object with match null, or an error" }),
+          ...errors,
+        },
+      },
+    },
     async (req, reply) => {
       const { chainId, address } = checkTarget(deps, req.params);
       const stored = await getVerifiedContract(deps.db, chainId, address);

@@ -1,5 +1,6 @@
+import { InvalidInputError } from "../../errors/base.js";
 import type { CompilerLanguage, StandardJsonInput } from "../../verifier/compilers/index.js";
-import type { VerifyRequest } from "../../verifier/service/index.js";
+import { checkRequestLimits, type VerifyRequest } from "../../verifier/service/index.js";
 import { SourcifyError } from "./errors.js";
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -41,6 +42,12 @@ export function submissionFromBody(body: unknown, chainId: string, address: stri
   const tx = body.creationTransactionHash;
   if (tx !== undefined && tx !== null && (typeof tx !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(tx))) {
     throw invalid("creationTransactionHash must be a 0x-prefixed 32-byte hex hash");
+  }
+  try {
+    checkRequestLimits({ contracts: [], input: input as StandardJsonInput });
+  } catch (e) {
+    if (e instanceof InvalidInputError) throw invalid(e.shortMessage);
+    throw e;
   }
   const language: CompilerLanguage = input.language;
   return {

@@ -72,13 +72,9 @@ export async function runNative(opts: NativeRunOptions): Promise<NativeRunResult
       const timer = setTimeout(
         () =>
           kill(
-            new CompilerError(
-              "timeout",
-              `Compilation exceeded the time limit of ${opts.timeoutMs / 1000} s`,
-              {
-                details: opts.binary,
-              },
-            ),
+            new CompilerError("timeout", `compilation timed out after ${opts.timeoutMs} ms`, {
+              details: opts.binary,
+            }),
           ),
         opts.timeoutMs,
       );
@@ -109,7 +105,7 @@ export async function runNative(opts: NativeRunOptions): Promise<NativeRunResult
           new CompilerError(
             oom ? "memory" : "crash",
             oom
-              ? `The compiler ran out of memory (limit ${opts.memoryLimitMb} MB)`
+              ? `the compiler ran out of memory (limit ${opts.memoryLimitMb} MB)`
               : `The compiler exited with ${signal ? `signal ${signal}` : `code ${code}`}`,
             { details: tail || undefined },
           ),

@@ -25,6 +25,17 @@ type Slot = { worker: Worker; job: Job | undefined; loaded: string[]; timer?: No
 
 type Reply = { id: number; ok: boolean; result?: string; error?: string; loaded: string[] };
 
+const OOM_RE = /out of memory|Cannot enlarge memory|Array buffer allocation failed/i;
+
+const crashed = (details: string) =>
+  new CompilerError(
+    "crash",
+    `the compiler crashed${details ? `: ${details.split("\n")[0]!.slice(0, 200)}` : ""}`,
+    {
+      details,
+    },
+  );
+
 const wrapperPath = createRequire(import.meta.url).resolve("solc/wrapper.js");
 
 /**
@@ -87,18 +98,9 @@ export class SolcJsPool {
     worker.on("message", (reply: Reply) => this.finish(slot, reply));
     worker.on("error", (e: Error & { code?: string }) => {
       const oom = e.code === "ERR_WORKER_OUT_OF_MEMORY";
-      this.fail(
-        slot,
-        new CompilerError(
-          oom ? "memory" : "crash",
-          oom ? `solc-js ran out of memory (limit ${this.opts.memoryLimitMb} MB)` : "solc-js crashed",
-          { details: e.message, cause: e },
-        ),
-      );
+      this.fail(slot, oom ? this.outOfMemory(e.message) : crashed(e.message));
     });
-    worker.on("exit", (code) =>
-      this.fail(slot, new CompilerError("crash", `solc-js worker exited (${code})`)),
-    );
+    worker.on("exit", (code) => this.fail(slot, crashed(`solc-js worker exited (${code})`)));
     this.slots.push(slot);
     return slot;
   }
@@ -106,13 +108,7 @@ export class SolcJsPool {
   private start(slot: Slot, job: Job): void {
     slot.job = job;
     slot.timer = setTimeout(() => {
-      this.fail(
-        slot,
-        new CompilerError(
-          "timeout",
-          `Compilation exceeded the time limit of ${this.opts.timeoutMs / 1000} s`,
-        ),
-      );
+      this.fail(slot, new CompilerError("timeout", `compilation timed out after ${this.opts.timeoutMs} ms`));
     }, this.opts.timeoutMs);
     slot.worker.postMessage({ id: job.id, type: job.type, soljsonPath: job.soljsonPath, input: job.input });
   }
@@ -120,15 +116,32 @@ export class SolcJsPool {
   private finish(slot: Slot, reply: Reply): void {
     const job = slot.job;
     if (!job || job.id !== reply.id) return;
+    if (!reply.ok) {
+      // An exception inside the compiler leaves its WebAssembly state undefined (a stack overflow can stop it
+      // half-way through an allocation): the worker is discarded, never reused.
+      const error = reply.error ?? "";
+      this.fail(slot, OOM_RE.test(error) ? this.outOfMemory(error) : crashed(error));
+      return;
+    }
     clearTimeout(slot.timer);
     slot.job = undefined;
     slot.loaded = reply.loaded;
-    if (reply.ok) job.resolve(reply.result ?? "");
-    else job.reject(new CompilerError("crash", "solc-js failed", { details: reply.error }));
+    job.resolve(reply.result ?? "");
     this.pump();
   }
 
-  /** A worker that timed out, crashed or exited is dropped; its job fails; the queue goes on with a new one. */
+  private outOfMemory(details: string): CompilerError {
+    return new CompilerError(
+      "memory",
+      `the compiler ran out of memory (limit ${this.opts.memoryLimitMb} MB)`,
+      { details },
+    );
+  }
+
+  /**
+   * A worker that timed out, crashed, ran out of memory, threw from the compiler or exited is dropped; its job
+   * fails; the queue goes on with a new one.
+   */
   private fail(slot: Slot, error: CompilerError): void {
     const idx = this.slots.indexOf(slot);
     if (idx < 0) return;

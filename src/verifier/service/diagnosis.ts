@@ -29,6 +29,19 @@ export function diagnoseFailure(tried: readonly Tried[], hasCreationInput: boole
       closest: closest(ctor, "creation", ctor.result.creationMatch.diagnosis),
     };
   }
+  // The runtime code matches but the known creation code does not: other constructor code or initial values.
+  const creationOnly = hasCreationInput
+    ? withCode.find((t) => t.result.runtimeMatch.match && !t.result.creationMatch.match)
+    : undefined;
+  if (creationOnly) {
+    const d = creationOnly.result.creationMatch.diagnosis;
+    const at = d?.firstDifferingByte ?? 0;
+    return {
+      reason: "creation_code_mismatch",
+      message: `${NO_MATCH_MESSAGE}: ${creationOnly.candidate.fileName}:${creationOnly.candidate.contractName} matches the runtime code, but its creation code differs from the on-chain creation input at byte ${at}${d?.compiledLength !== undefined ? ` (compiled ${d.compiledLength} bytes, on chain ${d.onchainLength} bytes)` : ""}: the constructor or the initial values in these sources are not the deployed ones.`,
+      closest: closest(creationOnly, "creation", d),
+    };
+  }
   // Vyper: the code matches but the on-chain tail of immutables cannot be accounted for (matching/immutables.ts).
   const immutables = withCode.find((t) =>
     t.result.runtimeMatch.diagnosis?.reason.startsWith("vyper_immutables_"),

@@ -9,6 +9,12 @@ export {
   mayHoldSeveralAuxdata,
   withDiffedAuxdata,
 } from "./compiled.js";
+export {
+  type CreationLookup,
+  type CreationLookupOptions,
+  DEFAULT_CREATION_LOOKUP,
+  lookUpCreation,
+} from "./creation-lookup.js";
 export { diagnoseFailure, NO_MATCH_MESSAGE } from "./diagnosis.js";
 export {
   type CompileAttempt,
@@ -21,6 +27,7 @@ export {
   solidityMultiPartAttempts,
   withOutputSelection,
 } from "./inputs.js";
+export { checkInputLimits, checkRequestLimits, REQUEST_LIMITS } from "./limits.js";
 export {
   type CreationFacts,
   creationFromTransaction,

@@ -48,6 +48,14 @@ export async function storedCandidates(
 }
 
 /**
+ * When the creation input is known, a match must include it: sources whose runtime code matches but whose creation
+ * code does not (other constructor code or initial values) do not describe this contract.
+ */
+export function fitsKnownCreation(result: ContractMatch, creationInput: Hex | null): boolean {
+  return creationInput === null || result.creationMatch.match;
+}
+
+/**
  * A full match of the on-chain contract against a stored candidate, so nothing needs compiling; null otherwise (the
  * caller then compiles, so every outcome other than a full match is the compiler's). Pure.
  */
@@ -57,7 +65,8 @@ export function storedFullMatch(
 ): StoredWinner | null {
   for (const candidate of candidates) {
     const result = matchContract(candidate.compiled, onchain);
-    if (result.matchType === "full") return { candidate, result };
+    if (result.matchType === "full" && fitsKnownCreation(result, onchain.creationInput))
+      return { candidate, result };
   }
   return null;
 }

@@ -14,6 +14,10 @@ import type {
   Transformation,
   TransformationValues,
 } from "../matching/index.js";
+import type { CreationLookupOptions } from "./creation-lookup.js";
+
+export type { CreationLookupOptions };
+
 import type { CompileAttempt } from "./inputs.js";
 import type { OnchainFacts } from "./onchain.js";
 
@@ -32,6 +36,8 @@ export type VerifyDeps = {
   compilers: VerifierCompilers;
   /** Our database: the index (creation data of the indexed chain) and the verified-contract store. */
   db: Queryable;
+  /** How creations missing from the index are looked up (wait for the indexer, RPC budget); defaults apply. */
+  creationLookup?: CreationLookupOptions;
 };
 
 export type ContractRef = {
@@ -71,6 +77,8 @@ export type VerificationStatus = "FULLY_VERIFIED" | "PARTIALLY_VERIFIED" | "FAIL
 export type FailureDiagnosis = {
   reason:
     | "no_match"
+    /** The runtime code matches, the known creation code does not (constructor, initial values). */
+    | "creation_code_mismatch"
     | "wrong_compiler_version"
     | "optimizer_settings_suspected"
     | "constructor_arguments_invalid"
@@ -107,6 +115,8 @@ export type VerificationItem = {
     runtimeValues: TransformationValues;
   };
   constructorArguments?: ConstructorArguments | null;
+  /** Why only the runtime code could be matched: the creation was not found (e.g. the node keeps no old state). */
+  creationUnavailable?: string;
   /** True when the store already held a full match and keeps it (this request matched only partially). */
   alreadyVerified?: boolean;
   diagnosis?: FailureDiagnosis;

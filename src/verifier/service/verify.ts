@@ -1,4 +1,5 @@
 import { InvalidInputError } from "../../errors/base.js";
+import { CompilerError } from "../compilers/errors.js";
 import type { CompilerLanguage, StandardJsonInput } from "../compilers/index.js";
 import {
   type ContractMatch,
@@ -25,8 +26,9 @@ import {
   storedSettings,
   withOutputSelection,
 } from "./inputs.js";
+import { checkRequestLimits } from "./limits.js";
 import { loadOnchainFacts, type OnchainFacts } from "./onchain.js";
-import { storedCandidates, storedFullMatch } from "./stored.js";
+import { fitsKnownCreation, storedCandidates, storedFullMatch } from "./stored.js";
 import type {
   ContractRef,
   ValidationItem,
@@ -134,6 +136,17 @@ async function compileAttempt(
   return { ok: true, candidates };
 }
 
+/**
+ * The compiler itself failed on this input (a timeout, running out of memory, a crash): the user's input did it,
+ * so it is a compilation failure in words, not a server error. Other errors (downloads) stay errors.
+ */
+function compilerFailure(e: unknown): AttemptResult {
+  if (e instanceof CompilerError && (e.kind === "timeout" || e.kind === "memory" || e.kind === "crash")) {
+    return { ok: false, errors: [e.shortMessage] };
+  }
+  throw e;
+}
+
 export const compilationFailureMessage = (errors: readonly string[]) =>
   `Compilation error: [\n${errors.map((e) => `    ${JSON.stringify(e)},\n`).join("")}]`;
 
@@ -144,6 +157,7 @@ export const compilationFailureMessage = (errors: readonly string[]) =>
  * verification result per contract in request order.
  */
 export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<VerifyResponse> {
+  checkRequestLimits(req);
   const targets = validateTargets(deps, req.contracts);
   const version = deps.compilers.resolveVersion(req.language, req.compiler);
   if (req.inputProblem !== undefined) {
@@ -170,6 +184,7 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
         ? Promise.resolve(t.knownFacts)
         : loadOnchainFacts(deps.chains.get(t.chainId)!, deps.db, t.address, {
             creationTransactionHash: t.creationTransactionHash,
+            ...(deps.creationLookup ? { lookup: deps.creationLookup } : {}),
           })
       ).catch(
         (e: unknown): Facts => ({
@@ -206,7 +221,7 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
   // Attempts compile lazily, once per request; the first one must compile (its errors are the user's).
   const compiled: Array<Promise<AttemptResult> | undefined> = [];
   const attemptResult = (k: number) => {
-    compiled[k] ??= compileAttempt(deps, req.language, version, attempts[k]!);
+    compiled[k] ??= compileAttempt(deps, req.language, version, attempts[k]!).catch(compilerFailure);
     return compiled[k]!;
   };
   const first: AttemptResult = allStored ? { ok: true, candidates: [] } : await attemptResult(0);
@@ -241,14 +256,18 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
         result: matchContract(candidate.compiled, onchain),
       }));
       if (k === 0) firstTried = tried;
-      const best = selectBestMatch(tried.map((x) => x.result));
-      if (best) winner = tried[best.index]!;
+      const eligible = tried.filter((x) => fitsKnownCreation(x.result, onchain.creationInput));
+      const best = selectBestMatch(eligible.map((x) => x.result));
+      if (best) winner = eligible[best.index]!;
     }
     if (!winner) {
       const diagnosis = diagnoseFailure(firstTried, onchain.creationInput !== null);
+      if (f.creationUnavailable)
+        diagnosis.message += ` Only the runtime code was compared: ${f.creationUnavailable}.`;
       items.push({
         status: "FAILURE",
         message: diagnosis.message,
+        ...(f.creationUnavailable ? { creationUnavailable: f.creationUnavailable } : {}),
         chainId: t.chainId,
         address: t.address,
         diagnosis,
@@ -262,7 +281,8 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
       toRecord(req.language, version, t, f, winner),
       winner === stored[i] ? true : storedCompiled.length === 0 ? false : undefined,
     );
-    items.push(successItem(deps, t, winner, saved.record));
+    const item = successItem(deps, t, winner, saved.record);
+    items.push(f.creationUnavailable ? { ...item, creationUnavailable: f.creationUnavailable } : item);
   }
   return { kind: "verification", items };
 }
