@@ -10,6 +10,7 @@ import { type ApiV2Options, apiV2Plugin } from "./api-v2/plugin.js";
 import type { VerificationApiDeps } from "./etherscan/deps.js";
 import { etherscanPlugin } from "./etherscan/plugin.js";
 import { type HealthSources, healthRoutes } from "./health.js";
+import { type LiveSocketOptions, liveSocketPlugin } from "./socket/plugin.js";
 import { sourcifyPlugin } from "./sourcify/plugin.js";
 
 export type AppDeps = {
@@ -23,6 +24,8 @@ export type AppDeps = {
   verifier?: VerifierHttpDeps;
   /** Verification jobs and chains; without it the Etherscan (`/api`) and Sourcify (`/sourcify`) APIs are not served. */
   verificationApis?: VerificationApiDeps;
+  /** Live updates: without it the socket `/socket/v2/websocket` is not served. */
+  live?: LiveSocketOptions;
 };
 
 // The app as route modules see it: any logger, TypeBox schemas inferring handler types.
@@ -67,6 +70,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await app.register(etherscanPlugin, { deps: deps.verificationApis });
     await app.register(sourcifyPlugin, { prefix: "/sourcify", deps: deps.verificationApis });
   }
+
+  if (deps.live) await app.register(liveSocketPlugin, deps.live);
 
   app.setNotFoundHandler((_req, reply) => {
     void reply.code(404).send({ message: "Not found" });
