@@ -64,6 +64,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ...(deps.config.coinBalanceHistoryDays
       ? { coinBalanceHistoryDays: deps.config.coinBalanceHistoryDays }
       : {}),
+    ...(deps.verificationApis && deps.verifier
+      ? { verification: { ...deps.verificationApis, lists: deps.verifier.compilers } }
+      : {}),
   });
   if (deps.verifier) await app.register(apiV1Plugin, { prefix: "/api/v1", verifier: deps.verifier });
   if (deps.verificationApis) {
