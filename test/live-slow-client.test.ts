@@ -1,5 +1,5 @@
-import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import { buildApp } from "../src/http/app.js";
 import { LiveHub } from "../src/live/hub.js";
 import { createTestDb, type TestDb } from "./helpers/db.js";

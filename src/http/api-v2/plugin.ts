@@ -56,7 +56,10 @@ export const apiV2Plugin: FastifyPluginAsync<ApiV2Options> = async (app, _opts) 
     db: _opts.db,
     ...(_opts.coinBalanceHistoryDays ? { days: _opts.coinBalanceHistoryDays } : {}),
   });
-  await app.register(smartContractRoutes, { db: _opts.db });
+  await app.register(smartContractRoutes, {
+    db: _opts.db,
+    ...(_opts.explorer?.verified ? { verified: _opts.explorer.verified } : {}),
+  });
   await app.register((await import("./bytecode-search.js")).bytecodeSearchRoutes, { db: _opts.db });
   if (_opts.verification) await app.register(verificationFormRoutes, { deps: _opts.verification });
 };

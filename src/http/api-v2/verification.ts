@@ -1,8 +1,9 @@
 import multipart from "@fastify/multipart";
 import { Type } from "@sinclair/typebox";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import { toBytea } from "../../db/bytes.js";
 import { InvalidInputError } from "../../errors/base.js";
-import { verificationConfigView } from "../../explorer/smart-contract/verification-config.js";
+import { LICENSE_TYPES, verificationConfigView } from "../../explorer/smart-contract/verification-config.js";
 import {
   FORM_METHODS,
   type FormMethod,
@@ -95,6 +96,14 @@ export const verificationFormRoutes: FastifyPluginAsync<{ deps: VerificationForm
       const stored = await getVerifiedContract(deps.db, chain.config.id, address);
       if (stored?.matchType === "full" && !stored.automatic) return { message: "Already verified" };
 
+      // Blockscout keeps the license the form names with the contract.
+      const license = submission.fields.license_type;
+      if (typeof license === "string" && license in LICENSE_TYPES)
+        await deps.db.query(
+          `insert into contract_licenses (chain_id, address, license_type) values ($1, $2, $3)
+           on conflict (chain_id, address) do update set license_type = excluded.license_type`,
+          [chain.config.id, toBytea(address), license],
+        );
       // A verification of the same contract already running reports on the same channel; no second job.
       await deps.jobs.submit(request);
       return STARTED;
