@@ -19,6 +19,8 @@ export type LiveUpdates = {
   extension(): IndexerExtension;
   /** Reports a finished verification on `addresses:{hash}` (here and, on PostgreSQL, in other processes). */
   publishVerification(address: string, result: VerificationResult): Promise<void>;
+  /** Resolves once events of other processes are heard (PostgreSQL LISTEN active; at once without a relay). */
+  ready(): Promise<void>;
   /** Resolves when the publisher has nothing in flight (tests, benchmarks). */
   idle(): Promise<void>;
   stop(): Promise<void>;
@@ -57,6 +59,7 @@ export function startLiveUpdates(o: {
       bus.emit(event);
       if (postgres) await notifyLive(o.db, bus, event).catch(() => {});
     },
+    ready: async () => relay?.ready,
     idle: async () => publisher?.idle(),
     async stop() {
       publisher?.stop();

@@ -6,8 +6,16 @@ import { LIVE_CHANNEL, type LiveBus, type RelayedEvent } from "./bus.js";
  * LISTENs for the events other processes NOTIFY on the shared PostgreSQL database and re-emits them on this
  * process's bus (one connection per process, not per socket). Reconnects with backoff; returns `stop`.
  */
-export function startPgRelay(url: string, bus: LiveBus, logger: Logger): { stop(): Promise<void> } {
+export function startPgRelay(
+  url: string,
+  bus: LiveBus,
+  logger: Logger,
+): { ready: Promise<void>; stop(): Promise<void> } {
   let client: pg.Client | null = null;
+  let listening!: () => void;
+  const ready = new Promise<void>((resolve) => {
+    listening = resolve;
+  });
   let stopped = false;
   let delay = 500;
   let timer: NodeJS.Timeout | undefined;
@@ -33,6 +41,7 @@ export function startPgRelay(url: string, bus: LiveBus, logger: Logger): { stop(
       await c.connect();
       await c.query(`listen ${LIVE_CHANNEL}`);
       delay = 500;
+      listening();
     } catch (err) {
       logger.warn({ err }, "Live-updates listener cannot connect; retrying");
       retry(c);
@@ -48,6 +57,7 @@ export function startPgRelay(url: string, bus: LiveBus, logger: Logger): { stop(
   };
   void connect();
   return {
+    ready,
     async stop() {
       stopped = true;
       clearTimeout(timer);
