@@ -1,7 +1,10 @@
 import { broadcastFrame } from "./phoenix.js";
 
-/** One socket as the hub sees it: `send` queues a frame; a client that cannot keep up is closed by its owner. */
-export type LiveClient = { send(frame: string): void };
+/**
+ * One socket as the hub sees it: `send` queues a text frame (a string, or its UTF-8 bytes encoded once for every
+ * subscriber); a client that cannot keep up is closed by its owner.
+ */
+export type LiveClient = { send(frame: string | Buffer): void };
 
 /**
  * Topic → subscribers, and fan-out: an event is serialised once and the same string goes to every subscriber of
@@ -47,7 +50,7 @@ export class LiveHub {
   broadcast(topic: string, event: string, payload: unknown): number {
     const set = this.topics.get(topic);
     if (!set) return 0;
-    const frame = broadcastFrame(topic, event, payload);
+    const frame = Buffer.from(broadcastFrame(topic, event, payload));
     // A copy: a send may close a slow client, which leaves the topic while we iterate.
     for (const c of [...set]) c.send(frame);
     return set.size;

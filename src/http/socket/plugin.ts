@@ -19,7 +19,7 @@ const OPEN = 1;
 type WebSocket = {
   readonly readyState: number;
   readonly bufferedAmount: number;
-  send(data: string): void;
+  send(data: string | Buffer, options?: { binary: boolean }): void;
   close(code?: number, reason?: string): void;
   terminate(): void;
   on(event: "message", fn: (data: Buffer, isBinary: boolean) => void): void;
@@ -70,7 +70,7 @@ export const liveSocketPlugin: FastifyPluginAsync<LiveSocketOptions> = async (ap
           ws.terminate();
           return;
         }
-        ws.send(frame);
+        ws.send(frame, { binary: false });
       },
     };
     const reply = (f: PhoenixFrame, status: "ok" | "error", response?: Record<string, unknown>) =>
