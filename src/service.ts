@@ -14,6 +14,8 @@ import { type App, buildApp } from "./http/app.js";
 import { defaultExtensions } from "./indexer/extensions.js";
 import { reportProgress } from "./indexer/progress.js";
 import { FatalIndexerError, Indexer } from "./indexer/runtime.js";
+import { startLiveUpdates } from "./live/index.js";
+import { verificationResultOf } from "./live/verification-result.js";
 import type { Logger } from "./util/logger.js";
 import { createChainClients, type VerifierChain } from "./verifier/chain-clients.js";
 import { type CompilerRegistry, createCompilers } from "./verifier/compilers/index.js";
@@ -70,6 +72,18 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
     cleanups.push(() => db.close());
     const m = await migrate(db);
     if (m.applied.length) logger.info({ applied: m.applied }, "Applied database migrations");
+    // Live updates (the socket): committed batches and finished verifications, in-process and across processes.
+    const live = startLiveUpdates({
+      db,
+      databaseUrl: config.databaseUrl,
+      logger: logger.child({ part: "live" }),
+      serve: mode.http,
+      addressDeps: {
+        verified: createVerifiedContractLookup(db),
+        tags: loadPublicTags(config.publicTagsFile),
+      },
+    });
+    cleanups.push(() => live.stop());
 
     let anvil: Anvil | null = null;
     let rpcUrl = config.rpcUrl;
@@ -112,7 +126,7 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
         rpc,
         caps,
         logger: logger.child({ part: "indexer" }),
-        extensions: defaultExtensions({ config, db, logger }),
+        extensions: [...defaultExtensions({ config, db, logger }), live.extension()],
         options: {
           startBlock: config.startBlock,
           reorgDepth: config.reorgDepth,
@@ -192,6 +206,8 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
         verify: (req) => verify({ chains: chainMap, compilers: c, db, creationLookup }, req),
         concurrency: Math.max(1, Math.min(4, config.compilerConcurrency)),
         logger: logger.child({ part: "verification-jobs" }),
+        onFinished: (job, outcome) =>
+          void live.publishVerification(job.address, verificationResultOf(outcome)),
       });
       const j = jobs;
       await j.start();
@@ -220,6 +236,7 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
           verify: (req) => verify({ chains, compilers: compilers!, db, creationLookup }, req),
         },
         verificationApis: { db, chains, compilers: compilers!, jobs: jobs! },
+        live: { hub: live.hub },
       });
       await app.listen({ port: config.port, host: config.host });
       const a = app;

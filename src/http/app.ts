@@ -12,6 +12,7 @@ import { bytecodeDbPlugin } from "./bytecode-db/plugin.js";
 import type { VerificationApiDeps } from "./etherscan/deps.js";
 import { etherscanPlugin } from "./etherscan/plugin.js";
 import { type HealthSources, healthRoutes } from "./health.js";
+import { type LiveSocketOptions, liveSocketPlugin } from "./socket/plugin.js";
 import { sourcifyPlugin } from "./sourcify/plugin.js";
 
 export type AppDeps = {
@@ -25,6 +26,8 @@ export type AppDeps = {
   verifier?: VerifierHttpDeps;
   /** Verification jobs and chains; without it the Etherscan (`/api`) and Sourcify (`/sourcify`) APIs are not served. */
   verificationApis?: VerificationApiDeps;
+  /** Live updates: without it the socket `/socket/v2/websocket` is not served. */
+  live?: LiveSocketOptions;
 };
 
 // The app as route modules see it: any logger, TypeBox schemas inferring handler types.
@@ -64,6 +67,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ...(deps.config.coinBalanceHistoryDays
       ? { coinBalanceHistoryDays: deps.config.coinBalanceHistoryDays }
       : {}),
+    ...(deps.verificationApis && deps.verifier
+      ? { verification: { ...deps.verificationApis, lists: deps.verifier.compilers } }
+      : {}),
   });
   await app.register(bytecodeDbPlugin, { prefix: "/api/v2", db: deps.db, verifier: deps.verifier });
   if (deps.verifier) await app.register(apiV1Plugin, { prefix: "/api/v1", verifier: deps.verifier });
@@ -71,6 +77,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await app.register(etherscanPlugin, { deps: deps.verificationApis });
     await app.register(sourcifyPlugin, { prefix: "/sourcify", deps: deps.verificationApis });
   }
+
+  if (deps.live) await app.register(liveSocketPlugin, deps.live);
 
   app.setNotFoundHandler((_req, reply) => {
     void reply.code(404).send({ message: "Not found" });

@@ -6,6 +6,7 @@ import { invalidValue, type V2ErrorBody } from "./errors.js";
 import type { ExplorerRouteOptions } from "./explorer-deps.js";
 import { smartContractRoutes } from "./smart-contracts.js";
 import { tokenExplorerRoutes } from "./token-explorer.js";
+import { type VerificationFormDeps, verificationFormRoutes } from "./verification.js";
 
 export type ApiV2Options = {
   db: Db;
@@ -13,6 +14,8 @@ export type ApiV2Options = {
   explorer?: Omit<ExplorerRouteOptions, "db">;
   /** Days of `/coin-balance-history-by-day` (COIN_BALANCE_HISTORY_DAYS). */
   coinBalanceHistoryDays?: number;
+  /** The verify form's routes (config, verification via each method); not served without it. */
+  verification?: VerificationFormDeps;
 };
 
 /**
@@ -53,5 +56,9 @@ export const apiV2Plugin: FastifyPluginAsync<ApiV2Options> = async (app, _opts) 
     db: _opts.db,
     ...(_opts.coinBalanceHistoryDays ? { days: _opts.coinBalanceHistoryDays } : {}),
   });
-  await app.register(smartContractRoutes, { db: _opts.db });
+  await app.register(smartContractRoutes, {
+    db: _opts.db,
+    ...(_opts.explorer?.verified ? { verified: _opts.explorer.verified } : {}),
+  });
+  if (_opts.verification) await app.register(verificationFormRoutes, { deps: _opts.verification });
 };

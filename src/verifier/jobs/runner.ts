@@ -16,6 +16,8 @@ export type JobRunnerOptions = {
   /** A job interrupted this many times (a crash each time?) fails instead of being retried again. */
   maxAttempts?: number;
   logger?: Log;
+  /** Told of every finished job once its outcome is stored (live updates report it on the socket). */
+  onFinished?: (job: Job, outcome: JobOutcome) => void;
 };
 
 export type JobRunner = VerificationJobs & {
@@ -63,6 +65,11 @@ export function createJobRunner(o: JobRunnerOptions): JobRunner {
     await finishJob(o.db, job.id, outcome, performance.now() - t0).catch((e: unknown) =>
       log.warn({ err: e, job: job.id }, "Could not record a verification job's outcome"),
     );
+    try {
+      o.onFinished?.(job, outcome);
+    } catch (e) {
+      log.warn({ err: e, job: job.id }, "A verification job's listener failed");
+    }
   }
 
   async function pump(): Promise<void> {

@@ -1,0 +1,69 @@
+import type { Db } from "../db/db.js";
+import type { AddressDeps } from "../explorer/address/loader.js";
+import type { IndexerExtension } from "../indexer/extension.js";
+import type { Logger } from "../util/logger.js";
+import { LiveBus, type VerificationResult } from "./bus.js";
+import { liveUpdatesExtension, notifyLive } from "./extension.js";
+import { LiveHub } from "./hub.js";
+import { startPgRelay } from "./pg-relay.js";
+import { type LivePublisher, startLivePublisher } from "./publisher.js";
+
+export type { VerificationResult } from "./bus.js";
+export { LiveBus } from "./bus.js";
+export { LiveHub } from "./hub.js";
+
+export type LiveUpdates = {
+  bus: LiveBus;
+  hub: LiveHub;
+  /** The indexer extension that reports committed batches (in-process, and by NOTIFY on PostgreSQL). */
+  extension(): IndexerExtension;
+  /** Reports a finished verification on `addresses:{hash}` (here and, on PostgreSQL, in other processes). */
+  publishVerification(address: string, result: VerificationResult): Promise<void>;
+  /** Resolves once events of other processes are heard (PostgreSQL LISTEN active; at once without a relay). */
+  ready(): Promise<void>;
+  /** Resolves when the publisher has nothing in flight (tests, benchmarks). */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+};
+
+/**
+ * The live-updates part: the bus, the socket hub and the publisher between them. With `serve: false` (an
+ * indexer-only process) nothing listens; its batches reach other processes by NOTIFY only.
+ */
+export function startLiveUpdates(o: {
+  db: Db;
+  databaseUrl?: string | undefined;
+  logger: Logger;
+  addressDeps?: AddressDeps;
+  serve: boolean;
+}): LiveUpdates {
+  const bus = new LiveBus();
+  const hub = new LiveHub();
+  const postgres = o.db.kind === "postgres";
+  const publisher: LivePublisher | null = o.serve
+    ? startLivePublisher({
+        db: o.db,
+        bus,
+        hub,
+        logger: o.logger,
+        ...(o.addressDeps ? { addressDeps: o.addressDeps } : {}),
+      })
+    : null;
+  const relay = o.serve && postgres && o.databaseUrl ? startPgRelay(o.databaseUrl, bus, o.logger) : null;
+  return {
+    bus,
+    hub,
+    extension: () => liveUpdatesExtension(bus, { notify: postgres }),
+    async publishVerification(address, result) {
+      const event = { kind: "verification" as const, address: address.toLowerCase(), result };
+      bus.emit(event);
+      if (postgres) await notifyLive(o.db, bus, event).catch(() => {});
+    },
+    ready: async () => relay?.ready,
+    idle: async () => publisher?.idle(),
+    async stop() {
+      publisher?.stop();
+      await relay?.stop();
+    },
+  };
+}
