@@ -1,11 +1,15 @@
 import type { FastifyError, FastifyPluginAsync } from "fastify";
 import type { Db } from "../../db/db.js";
 import { LookoutError } from "../../errors/base.js";
+import { blockRoutes } from "./blocks.js";
 import { coinBalanceRoutes } from "./coin-balance-history.js";
 import { invalidValue, type V2ErrorBody } from "./errors.js";
 import type { ExplorerRouteOptions } from "./explorer-deps.js";
+import { mainPageRoutes } from "./main-page.js";
+import { searchRoutes } from "./search.js";
 import { smartContractRoutes } from "./smart-contracts.js";
 import { tokenExplorerRoutes } from "./token-explorer.js";
+import { transactionRoutes } from "./transactions.js";
 
 export type ApiV2Options = {
   db: Db;
@@ -54,5 +58,10 @@ export const apiV2Plugin: FastifyPluginAsync<ApiV2Options> = async (app, _opts) 
     ...(_opts.coinBalanceHistoryDays ? { days: _opts.coinBalanceHistoryDays } : {}),
   });
   await app.register(smartContractRoutes, { db: _opts.db });
+  const explorer = { db: _opts.db, ..._opts.explorer };
+  await app.register(blockRoutes, explorer);
+  await app.register(transactionRoutes, explorer);
+  await app.register(mainPageRoutes, explorer);
+  await app.register(searchRoutes, explorer);
   await app.register((await import("./bytecode-search.js")).bytecodeSearchRoutes, { db: _opts.db });
 };
