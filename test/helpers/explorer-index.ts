@@ -1,5 +1,5 @@
-import type { Db } from "../../src/db/db.js";
 import { fromBytea } from "../../src/db/bytes.js";
+import type { Db } from "../../src/db/db.js";
 import { blockRewardsExtension } from "../../src/indexer/block-rewards/extension.js";
 import { countersExtension } from "../../src/indexer/counters/extension.js";
 import type { IndexerExtension } from "../../src/indexer/extension.js";
