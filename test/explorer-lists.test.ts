@@ -30,6 +30,7 @@ import { createTestDb, type TestDb } from "./helpers/db.js";
 import { explorerExtensions } from "./helpers/explorer-index.js";
 import { createTestIndexer, indexToHead } from "./helpers/indexer.js";
 import { solcModule } from "./helpers/solc.js";
+import { deploy, invoke } from "./helpers/tokens.js";
 import { buildVerifierApp, offlineVerifierCompilers } from "./helpers/verify.js";
 import { standardJsonText, versionFor } from "./helpers/verify-contracts.js";
 
@@ -74,6 +75,8 @@ describe("explorer lists: token transfers, internal transactions, logs, withdraw
   const frames: NodeFrame[] = [];
   const checked: Array<{ url: string; schema: TSchema; body: unknown }> = [];
   let a0: Address;
+  let nft: Address;
+  let nftMint: Hex;
 
   const get = async (path: string, schema?: TSchema) => {
     const r = await app.inject({ url: path });
@@ -112,6 +115,8 @@ describe("explorer lists: token transfers, internal transactions, logs, withdraw
     k = await deployActivityContracts(url);
     await mineActivity(url, k, { blocks: 90, txPerBlock: 6, seed: 5 });
     await rpc(url, "evm_setAutomine", [true]);
+    nft = await deploy(url, a0, "TestNft", ["Alpha", "A", ""]);
+    nftMint = await invoke(url, a0, nft, "TestNft", "mintMany", [a0, 7n, 3n]);
     indexer = await createTestIndexer(t.db, url, { extensions: explorerExtensions() });
     await indexToHead(indexer, t.db, url);
 
@@ -179,6 +184,8 @@ describe("explorer lists: token transfers, internal transactions, logs, withdraw
     receipts.flatMap((r) =>
       r.logs.filter((l) => lower(l.address) === lower(k.token) && l.topics[0] === TRANSFER),
     );
+  /** ERC-20 and ERC-721 Transfer logs alike. */
+  const allTransferLogs = () => receipts.flatMap((r) => r.logs.filter((l) => l.topics[0] === TRANSFER));
   const topicAddress = (topic: Hex) => `0x${topic.slice(26)}`;
   // Blockscout leaves out the top-level call (it repeats the transaction); a top-level create stays.
   const listed = (f: NodeFrame) => !(f.index === 0 && f.frame.type === "CALL");
@@ -215,6 +222,10 @@ describe("explorer lists: token transfers, internal transactions, logs, withdraw
       total: { value: (10n ** 30n).toString() },
     });
 
+    const mints = await get(`/api/v2/transactions/${nftMint}/token-transfers`, TokenTransferResponseSchema);
+    expect(
+      mints.body.items.map((i: any) => [i.type, i.to.hash, i.total.token_id, i.total.token_instance?.id]),
+    ).toEqual(["7", "8", "9"].map((id) => ["token_minting", getAddress(a0), id, id]));
     const details = await get(`/api/v2/transactions/${log.transactionHash}`);
     expect(details.body.token_transfers?.[0]?.log_index).toBe(num(log.logIndex));
   });
@@ -295,8 +306,9 @@ describe("explorer lists: token transfers, internal transactions, logs, withdraw
   });
 
   it("address token transfers page to the end without gaps or repeats, filtered by direction and token", async () => {
-    const involving = (dir: "from" | "to" | null) =>
-      transferLogs()
+    const involving = (dir: "from" | "to" | null, only?: Address) =>
+      allTransferLogs()
+        .filter((l) => !only || lower(l.address) === only)
         .filter((l) => {
           const from = topicAddress(l.topics[1]!);
           const to = topicAddress(l.topics[2]!);
@@ -311,13 +323,22 @@ describe("explorer lists: token transfers, internal transactions, logs, withdraw
       `/api/v2/addresses/${a0}/token-transfers?filter=from&type=ERC-20`,
       TokenTransferResponseSchema,
     );
-    expect(from.map((i) => `${i.block_number}:${i.log_index}`)).toEqual(involving("from"));
+    expect(from.map((i) => `${i.block_number}:${i.log_index}`)).toEqual(
+      involving("from", lower(k.token) as Address),
+    );
     const to = await walk(
       `/api/v2/addresses/${a0}/token-transfers?filter=to&token=${k.token}`,
       TokenTransferResponseSchema,
     );
-    expect(to.map((i) => `${i.block_number}:${i.log_index}`)).toEqual(involving("to"));
-    const none = await get(`/api/v2/addresses/${a0}/token-transfers?type=ERC-721`);
+    expect(to.map((i) => `${i.block_number}:${i.log_index}`)).toEqual(
+      involving("to", lower(k.token) as Address),
+    );
+    const nfts = await walk(
+      `/api/v2/addresses/${a0}/token-transfers?type=ERC-721`,
+      TokenTransferResponseSchema,
+    );
+    expect(nfts.map((i) => `${i.block_number}:${i.log_index}`)).toEqual(involving(null, nft));
+    const none = await get(`/api/v2/addresses/${a0}/token-transfers?type=ERC-1155`);
     expect(none.body).toEqual({ items: [], next_page_params: null });
   });
 
@@ -367,7 +388,7 @@ describe("explorer lists: token transfers, internal transactions, logs, withdraw
         (r.contractAddress && lower(r.contractAddress) === a0),
     );
     const gas = receipts.filter((r) => lower(r.from) === a0).reduce((s, r) => s + BigInt(r.gasUsed), 0n);
-    const transfers = transferLogs().filter(
+    const transfers = allTransferLogs().filter(
       (l) => topicAddress(l.topics[1]!) === a0 || topicAddress(l.topics[2]!) === a0,
     ).length;
     const c = await get(`/api/v2/addresses/${a0}/counters`, AddressCountersSchema);
@@ -380,7 +401,7 @@ describe("explorer lists: token transfers, internal transactions, logs, withdraw
     expect(tabs.body).toMatchObject({
       transactions_count: Math.min(51, mine.length),
       token_transfers_count: Math.min(51, transfers),
-      token_balances_count: 1,
+      token_balances_count: 2,
       withdrawals_count: 0,
     });
     const tokenTabs = await get(`/api/v2/addresses/${k.token}/tabs-counters`, AddressTabsCountersSchema);
@@ -415,10 +436,15 @@ describe("explorer lists: token transfers, internal transactions, logs, withdraw
       const b = await get(`/api/v2/addresses/${h}/token-balances`, TokenBalancesSchema);
       const expected = balance > 0n ? [{ token_id: null, value: balance.toString() }] : [];
       expect(r.body.items.map((i: any) => ({ token_id: i.token_id, value: i.value }))).toEqual(expected);
-      expect(b.body.map((i: any) => ({ token_id: i.token_id, value: i.value }))).toEqual(expected);
+      const erc20 = b.body.filter((i: any) => i.token.type === "ERC-20");
+      expect(erc20.map((i: any) => ({ token_id: i.token_id, value: i.value }))).toEqual(expected);
     }
-    const nft = await get(`/api/v2/addresses/${a0}/tokens?type=ERC-721`);
-    expect(nft.body).toEqual({ items: [], next_page_params: null });
+    const nfts = await get(`/api/v2/addresses/${a0}/tokens?type=ERC-721`, AddressTokensResponseSchema);
+    expect(nfts.body.items).toMatchObject([
+      { token: { address_hash: getAddress(nft), type: "ERC-721" }, token_id: null, value: "3" },
+    ]);
+    const all = await get(`/api/v2/addresses/${a0}/token-balances`, TokenBalancesSchema);
+    expect(all.body.map((i: any) => i.token.type).sort()).toEqual(["ERC-20", "ERC-721"]);
   });
 
   it("the address object has the creation, token and has_* facts", async () => {

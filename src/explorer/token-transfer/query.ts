@@ -1,6 +1,7 @@
 import type { Address, Hex } from "viem";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
+import type { TokenMetadata } from "../../tokens/metadata/index.js";
 import { TOKEN_COLUMNS, type TokenColumns } from "../tokens/view.js";
 
 /** A token_transfers row with its block and token (numerics as decimal strings). */
@@ -16,6 +17,8 @@ export type TokenTransferRow = TokenColumns & {
   amount: string;
   block_hash: Uint8Array;
   timestamp: Date;
+  /** The instance's metadata (null until fetched, and for fungible transfers). */
+  metadata: TokenMetadata | null;
 };
 
 /** Position of a transfer: (block, log index, row of an ERC-1155 batch). */
@@ -23,8 +26,9 @@ export type TransferCursor = { blockNumber: number; logIndex: number; batchIndex
 
 const SELECT = `select tt.block_number, tt.log_index, tt.batch_index, tt.transaction_hash, tt.token_address,
   tt.from_address, tt.to_address, tt.token_id::text as token_id, tt.amount::text as amount, b.hash as block_hash,
-  b.timestamp, ${TOKEN_COLUMNS}
-  from token_transfers tt join blocks b on b.number = tt.block_number left join tokens t on t.address = tt.token_address`;
+  b.timestamp, ${TOKEN_COLUMNS}, i.metadata
+  from token_transfers tt join blocks b on b.number = tt.block_number left join tokens t on t.address = tt.token_address
+  left join token_instances i on i.token_address = tt.token_address and i.token_id = tt.token_id`;
 
 const TYPE_FILTER = (p: string) => `(${p}::text[] is null or t.type = any(${p}::text[]))`;
 

@@ -1,6 +1,7 @@
 import type { Address, Hex } from "viem";
 import { fromBytea, toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
+import type { Gateways } from "../../tokens/metadata/index.js";
 import { type AddressDeps, loadAddressObjects } from "../address/query.js";
 import { verifiedAbisFor } from "../decoding/abi.js";
 import { decodeFunctionInput, methodName } from "../decoding/function-input.js";
@@ -15,7 +16,7 @@ import {
 } from "./query.js";
 import { type TokenTransferItem, tokenTransferView, transferAddresses, transferCursor } from "./view.js";
 
-export type ExplorerDb = AddressDeps & { db: Queryable };
+export type ExplorerDb = AddressDeps & { db: Queryable; gateways?: Partial<Gateways> };
 
 /** Method names of the transactions behind the transfers (Transaction.method_name), from verified ABIs. */
 async function transactionMethods(db: Queryable, hashes: readonly Hex[]): Promise<Map<Hex, string | null>> {
@@ -52,7 +53,7 @@ export async function renderTransfers(
       rows.map((r) => fromBytea(r.transaction_hash)),
     ),
   ]);
-  return rows.map((r) => tokenTransferView(r, { addresses, methods }));
+  return rows.map((r) => tokenTransferView(r, { addresses, methods, gateways: deps.gateways ?? {} }));
 }
 
 async function page(deps: ExplorerDb, rows: TokenTransferRow[], keep: Record<string, unknown> = {}) {

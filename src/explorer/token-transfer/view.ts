@@ -1,6 +1,8 @@
 import { type Address, getAddress, type Hex } from "viem";
 import { fromBytea } from "../../db/bytes.js";
+import type { Gateways } from "../../tokens/metadata/index.js";
 import type { AddressObject } from "../address/view.js";
+import { type TokenInstanceObject, tokenInstanceView } from "../nft/view.js";
 import { type TokenObject, tokenFactsFromRow, tokenView } from "../tokens/view.js";
 import type { TokenTransferRow } from "./query.js";
 
@@ -24,8 +26,13 @@ export type TokenTransferItem = {
 
 export type TokenTotal =
   | { value: string; decimals: string | null }
-  | { token_id: string | null; token_instance: null }
-  | { token_id: string | null; value: string; decimals: string | null; token_instance: null };
+  | { token_id: string | null; token_instance: TokenInstanceObject | null }
+  | {
+      token_id: string | null;
+      value: string;
+      decimals: string | null;
+      token_instance: TokenInstanceObject | null;
+    };
 
 /** Chain.get_token_transfer_type: the zero address on one side makes it a mint or a burn, on both a spawn. */
 export function transferType(from: string, to: string): TokenTransferItem["type"] {
@@ -33,17 +40,35 @@ export function transferType(from: string, to: string): TokenTransferItem["type"
   return from === ZERO ? "token_minting" : "token_transfer";
 }
 
-/** TokenTransfer.token_transfer_amount_for_api: value for fungible, id for ERC-721, both for ERC-1155/404 ids. */
-export function transferTotal(type: string | null, r: TokenTransferRow): TokenTotal | null {
-  if (type === "ERC-721") return { token_id: r.token_id, token_instance: null };
+/**
+ * TokenTransfer.token_transfer_amount_for_api: value for fungible, id for ERC-721, both for ERC-1155/404 ids; an id
+ * carries its instance (metadata and media; no owner, as in Blockscout's transfer lists).
+ */
+export function transferTotal(
+  type: string | null,
+  r: TokenTransferRow,
+  token: TokenObject | null,
+  gateways: Partial<Gateways>,
+): TokenTotal | null {
   if (r.token_id === null) return { value: r.amount, decimals: r.t_decimals };
-  return { token_id: r.token_id, value: r.amount, decimals: r.t_decimals, token_instance: null };
+  const instance = tokenInstanceView({
+    id: r.token_id,
+    metadata: r.metadata,
+    token,
+    unique: type === "ERC-721",
+    owner: null,
+    holder: null,
+    gateways,
+  });
+  if (type === "ERC-721") return { token_id: r.token_id, token_instance: instance };
+  return { token_id: r.token_id, value: r.amount, decimals: r.t_decimals, token_instance: instance };
 }
 
 export type TransferContext = {
   addresses: ReadonlyMap<Address, AddressObject>;
   /** Method names of the transfers' transactions, when known. */
   methods?: ReadonlyMap<Hex, string | null>;
+  gateways?: Partial<Gateways>;
 };
 
 export function tokenTransferView(r: TokenTransferRow, ctx: TransferContext): TokenTransferItem {
@@ -56,7 +81,7 @@ export function tokenTransferView(r: TokenTransferRow, ctx: TransferContext): To
     transaction_hash: tx,
     from: ctx.addresses.get(from as Address)!,
     to: ctx.addresses.get(to as Address)!,
-    total: transferTotal(r.t_type, r),
+    total: transferTotal(r.t_type, r, token, ctx.gateways ?? {}),
     token,
     type: transferType(from, to),
     timestamp: r.timestamp.toISOString(),
