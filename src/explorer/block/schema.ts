@@ -7,7 +7,7 @@ const Wei = Type.String({ pattern: "^[0-9]+$" });
 /** The frontend's Block (block.ts, v2.0.3): every required member with its type. */
 export const BlockSchema = Type.Object({
   height: Type.Integer(),
-  timestamp: Type.String({ format: "date-time" }),
+  timestamp: Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$" }),
   transactions_count: Type.Integer(),
   miner: AddressParamSchema,
   size: Type.Integer(),

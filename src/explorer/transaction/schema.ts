@@ -20,7 +20,7 @@ export const TransactionSchema = Type.Object({
   confirmations: Type.Integer({ minimum: 0 }),
   status: Type.Union([Type.Literal("ok"), Type.Literal("error"), Type.Null()]),
   block_number: OrNull(Type.Integer()),
-  timestamp: OrNull(Type.String({ format: "date-time" })),
+  timestamp: OrNull(Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$" })),
   confirmation_duration: OrNull(Type.Array(Type.Number())),
   from: AddressParamSchema,
   value: Wei,
