@@ -1,7 +1,7 @@
 import type { Address, Hex } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
-import { type AddressDeps, loadAddressObjects } from "../address/loader.js";
+import { type AddressDeps, loadAddressObjects } from "../address/query.js";
 import { verifiedAbisFor } from "../decoding/abi.js";
 import { type DecodedInput, decodeFunctionInput } from "../decoding/function-input.js";
 import { PAGE_SIZE, splitPage } from "../paging.js";

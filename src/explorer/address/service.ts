@@ -2,7 +2,7 @@ import { type Address, getAddress } from "viem";
 import { fromByteaOrNull, toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import { getCoinBalanceSummary } from "../coin-balance/service.js";
-import type { CoinBalanceSummary } from "../coin-balance/views.js";
+import type { CoinBalanceSummary } from "../coin-balance/view.js";
 import {
   TOKEN_COLUMNS,
   type TokenColumns,
@@ -16,7 +16,7 @@ import {
   addressFactsSubquery,
   addressObjectFromColumns,
   NO_VERIFIED_CONTRACTS,
-} from "./loader.js";
+} from "./query.js";
 import type { AddressObject } from "./view.js";
 
 export type AddressDetails = AddressObject &
