@@ -17,7 +17,6 @@ import {
 import type { App } from "../src/http/app.js";
 import { createProxiesExtension } from "../src/indexer/proxies/extension.js";
 import type { Indexer } from "../src/indexer/runtime.js";
-import { createTokensExtension } from "../src/indexer/tokens/extension.js";
 import { refreshTokenProperties } from "../src/tokens/properties.js";
 import { packagePath } from "../src/util/package-root.js";
 import type { CompilerRegistry } from "../src/verifier/compilers/index.js";
@@ -25,7 +24,7 @@ import { automaticVerificationExtension } from "../src/verifier/store/index.js";
 import { rpc, waitForReceipt } from "./helpers/activity.js";
 import { startTestChain, type TestChain } from "./helpers/anvil.js";
 import { createTestDb, type TestDb } from "./helpers/db.js";
-import { INDEX_EXTENSIONS } from "./helpers/explorer-indexing.js";
+import { explorerExtensions } from "./helpers/explorer-index.js";
 import { createTestIndexer, indexToHead } from "./helpers/indexer.js";
 import { deploy as deployToken, invoke } from "./helpers/tokens.js";
 import { buildVerifierApp, offlineVerifierCompilers } from "./helpers/verify.js";
@@ -125,12 +124,7 @@ describe("explorer API: blocks, transactions, stats, search (against anvil)", ()
     compilers = await offlineVerifierCompilers();
     app = await buildVerifierApp(t.db, chain, compilers);
     indexer = await createTestIndexer(t.db, url, {
-      extensions: [
-        createTokensExtension(),
-        createProxiesExtension(),
-        ...INDEX_EXTENSIONS(),
-        automaticVerificationExtension(),
-      ],
+      extensions: [createProxiesExtension(), automaticVerificationExtension(), ...explorerExtensions()],
     });
 
     const version = versionFor(compilers, "0.8.26");
