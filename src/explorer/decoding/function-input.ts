@@ -20,7 +20,7 @@ export function methodCallText(fn: AbiFunction): string {
   return `${fn.name}(${fn.inputs.map((p) => (p.name ? `${typeText(p)} ${p.name}` : typeText(p))).join(", ")})`;
 }
 
-function typeText(p: AbiParameter): string {
+export function typeText(p: AbiParameter): string {
   if (!p.type.startsWith("tuple")) return p.type;
   const inner = (p as AbiParameter & { components: readonly AbiParameter[] }).components.map(typeText);
   return `(${inner.join(",")})${p.type.slice("tuple".length)}`;
@@ -55,7 +55,7 @@ export function decodeFunctionInput(abi: Abi, input: Hex): DecodedInput | null {
   }
 }
 
-function valueJson(p: AbiParameter, v: unknown): unknown {
+export function valueJson(p: AbiParameter, v: unknown): unknown {
   const arr = /^(.*)\[\d*\]$/.exec(p.type);
   if (arr) {
     const inner = { ...p, type: arr[1]! } as AbiParameter;

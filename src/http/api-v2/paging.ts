@@ -24,3 +24,17 @@ export function txCursor(q: { block_number?: number; index?: number }) {
     ? { blockNumber: q.block_number, index: q.index }
     : null;
 }
+
+/** The `index` cursor of lists within one transaction or block. */
+export const INDEX_CURSOR = { index: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1 })) };
+
+const TOKEN_TYPE = "(ERC-20|ERC-721|ERC-1155|ERC-404)";
+
+/** `type=ERC-20,ERC-721`: the token types a list keeps (any other value is a 422). */
+export const TOKEN_TYPES_QUERY = {
+  type: Type.Optional(Type.String({ pattern: `^${TOKEN_TYPE}(,${TOKEN_TYPE})*$` })),
+};
+
+export function tokenTypes<T extends string = string>(raw: string | undefined): T[] | null {
+  return raw ? ([...new Set(raw.split(","))] as T[]) : null;
+}

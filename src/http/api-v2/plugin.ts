@@ -1,14 +1,17 @@
 import type { FastifyError, FastifyPluginAsync } from "fastify";
 import type { Db } from "../../db/db.js";
 import { LookoutError } from "../../errors/base.js";
+import { transactionTransfersPreview } from "../../explorer/token-transfer/service.js";
+import { addressListRoutes } from "./address-lists.js";
 import { blockRoutes } from "./blocks.js";
 import { coinBalanceRoutes } from "./coin-balance-history.js";
 import { invalidValue, type V2ErrorBody } from "./errors.js";
-import type { ExplorerRouteOptions } from "./explorer-deps.js";
+import { type ExplorerRouteOptions, explorerDeps } from "./explorer-deps.js";
 import { mainPageRoutes } from "./main-page.js";
 import { searchRoutes } from "./search.js";
 import { smartContractRoutes } from "./smart-contracts.js";
 import { tokenExplorerRoutes } from "./token-explorer.js";
+import { transactionListRoutes } from "./transaction-lists.js";
 import { transactionRoutes } from "./transactions.js";
 
 export type ApiV2Options = {
@@ -60,7 +63,14 @@ export const apiV2Plugin: FastifyPluginAsync<ApiV2Options> = async (app, _opts) 
   await app.register(smartContractRoutes, { db: _opts.db });
   const explorer = { db: _opts.db, ..._opts.explorer };
   await app.register(blockRoutes, explorer);
-  await app.register(transactionRoutes, explorer);
+  const previewDeps = explorerDeps(explorer);
+  await app.register(transactionRoutes, {
+    ...explorer,
+    // The token-transfer preview of a transaction's details comes from the token-transfer resource.
+    tokenTransfers: (hash) => transactionTransfersPreview(previewDeps, hash),
+  });
+  await app.register(transactionListRoutes, explorer);
+  await app.register(addressListRoutes, explorer);
   await app.register(mainPageRoutes, explorer);
   await app.register(searchRoutes, explorer);
   await app.register((await import("./bytecode-search.js")).bytecodeSearchRoutes, { db: _opts.db });
