@@ -266,6 +266,23 @@ describe("explorer API: blocks, transactions, stats, search (against anvil)", ()
     expect(erc20.decoded_input).toBeNull();
     expect(erc20.method).toBe("0xa9059cbb");
     expect(erc20.transaction_types).toEqual(["contract_call", "token_transfer"]);
+    // The details page carries the token-transfer preview; lists carry none, as Blockscout's.
+    expect(erc20.token_transfers_overflow).toBe(false);
+    expect(erc20.token_transfers).toHaveLength(1);
+    expect(erc20.token_transfers[0]).toMatchObject({
+      transaction_hash: tx.erc20,
+      from: { hash: getAddress(A) },
+      to: { hash: getAddress(B) },
+      total: { value: "12345" },
+    });
+    const listed = (await get("/api/v2/transactions")).body.items.find(
+      (x: { hash: Hex }) => x.hash === tx.erc20,
+    );
+    expect(listed).toMatchObject({
+      token_transfers: null,
+      token_transfers_overflow: null,
+      method: "0xa9059cbb",
+    });
     const plain = (await get(`/api/v2/transactions/${tx.eth3}`)).body;
     expect(plain).toMatchObject({ method: null, decoded_input: null, transaction_types: ["coin_transfer"] });
     const creation = (await get(`/api/v2/transactions/${tx.deployForwarder}`)).body;
