@@ -68,6 +68,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     prefix: "/api/v2",
     db: deps.db,
     ...(deps.explorer ? { explorer: deps.explorer } : {}),
+    ...(deps.health?.progress ? { caughtUp: () => deps.health!.progress!.snapshot().caughtUp } : {}),
     ...(deps.config.coinBalanceHistoryDays
       ? { coinBalanceHistoryDays: deps.config.coinBalanceHistoryDays }
       : {}),
