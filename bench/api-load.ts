@@ -1,4 +1,7 @@
+import { execFile } from "node:child_process";
 import { Agent, request } from "node:http";
+import { promisify } from "node:util";
+import { packagePath } from "../src/util/package-root.js";
 
 /**
  * Load generator for bench:api, run in its own process so it does not share an event loop with the server:
@@ -58,6 +61,29 @@ export async function runLoad(o: {
     errors,
   };
 }
+
+/** `runLoad` in a child process (so the load generator never shares an event loop with the server it measures). */
+export async function loadInChild(url: string, concurrency: number, durationMs: number): Promise<LoadResult> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      packagePath("bench/api-load.ts"),
+      url,
+      String(concurrency),
+      String(durationMs),
+      "1000",
+    ],
+    { maxBuffer: 1 << 20 },
+  );
+  return JSON.parse(stdout.trim().split("\n").at(-1)!) as LoadResult;
+}
+
+export const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
 
 if (process.argv[1]?.endsWith("api-load.ts")) {
   const [url, concurrency, durationMs, warmupMs] = process.argv.slice(2);
