@@ -85,6 +85,46 @@ export const median = (xs: readonly number[]): number => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
+/**
+ * Measures every URL `rounds` times, interleaved and with the order rotated each round, so drifting background
+ * load on a shared machine hits every target alike. Returns each URL's results in round order.
+ */
+export async function interleavedRounds(
+  urls: readonly string[],
+  o: {
+    rounds: number;
+    concurrency: number;
+    durationMs: number;
+    onResult?: (i: number, round: number, r: LoadResult) => void;
+  },
+): Promise<LoadResult[][]> {
+  const runs = urls.map(() => [] as LoadResult[]);
+  for (let round = 0; round < o.rounds; round++) {
+    for (let k = 0; k < urls.length; k++) {
+      const i = (k + round) % urls.length;
+      const r = await loadInChild(urls[i]!, o.concurrency, o.durationMs);
+      runs[i]!.push(r);
+      o.onResult?.(i, round, r);
+    }
+  }
+  return runs;
+}
+
+/** Medians over rounds of one target's figures; errors summed. */
+export function summarise(runs: readonly LoadResult[]): {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+} {
+  return {
+    rps: median(runs.map((r) => r.rps)),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+  };
+}
+
 if (process.argv[1]?.endsWith("api-load.ts")) {
   const [url, concurrency, durationMs, warmupMs] = process.argv.slice(2);
   const r = await runLoad({
