@@ -1,18 +1,17 @@
 import type { Queryable } from "../../db/db.js";
 import type { IndexerExtension } from "../extension.js";
-import { DELETE_ADDRESSES, INSERT_ADDRESSES, UPSERT_ADDRESS_COUNTERS, UPSERT_CHAIN_COUNTERS } from "./sql.js";
+import { ADD_ADDRESS_FACTS, DELETE_ADDRESSES, SUBTRACT_ADDRESS_FACTS, UPSERT_CHAIN_COUNTERS } from "./sql.js";
 
 /** Above any block number: the open end of a reorg's range. */
 const END = Number.MAX_SAFE_INTEGER;
 
 async function addRange(tx: Queryable, from: number, to: number): Promise<void> {
-  await tx.query(UPSERT_ADDRESS_COUNTERS, [from - 1, to, 1]);
-  await tx.query(INSERT_ADDRESSES, [from - 1, to]);
+  await tx.query(ADD_ADDRESS_FACTS, [from - 1, to, 1]);
   await tx.query(UPSERT_CHAIN_COUNTERS, [from - 1, to, 1]);
 }
 
 async function subtractAbove(tx: Queryable, ancestor: number): Promise<void> {
-  const rows = await tx.query<{ address: Uint8Array; empty: boolean }>(UPSERT_ADDRESS_COUNTERS, [
+  const rows = await tx.query<{ address: Uint8Array; empty: boolean }>(SUBTRACT_ADDRESS_FACTS, [
     ancestor,
     END,
     -1,
