@@ -46,8 +46,8 @@ export async function tokenBalancesCountUpTo(db: Queryable, holder: Address, cap
     `select count(*)::int as n from (
        (select 1 from token_fungible_balances where holder = $1 and value > 0 limit $2)
        union all
-       (select distinct token_address from token_holdings
-          where holder = $1 and token_type = 'ERC-721' and value > 0 limit $2)
+       (select 1 from (select distinct token_address from token_holdings
+          where holder = $1 and token_type = 'ERC-721' and value > 0 limit $2) d)
        union all
        (select 1 from token_holdings where holder = $1 and token_type = 'ERC-1155' and value > 0 limit $2)
      ) x`,
