@@ -115,7 +115,14 @@ export async function generateExplorerData(
       ('addresses', 1000001), ('gas_used', ${txs}::numeric * 21000), ('token_transfers', ${transfers});`);
   // As autovacuum would have by now on an indexed database: statistics, and the visibility map that lets the
   // planner use index-only scans (one statement each: VACUUM cannot run in the implicit transaction of a batch).
-  for (const t of ["blocks", "transactions", "token_transfers", "tokens", "address_counters", "chain_counters"])
+  for (const t of [
+    "blocks",
+    "transactions",
+    "token_transfers",
+    "tokens",
+    "address_counters",
+    "chain_counters",
+  ])
     await db.exec(`vacuum analyze ${t}`);
   return {
     transactions: txs,
