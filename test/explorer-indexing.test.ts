@@ -267,4 +267,29 @@ describe("explorer indexing: internal transactions, counters, block and transact
       "undone",
     );
   });
+
+  // Last: it mines more blocks.
+  it("counts what an index made before the counters existed holds, then keeps counting", async () => {
+    const url = chain.anvil.url;
+    const legacy = await createTestDb();
+    try {
+      const without = explorerExtensions().filter((x) => x.name !== "counters");
+      await indexToHead(await createTestIndexer(legacy.db, url, { extensions: without }), legacy.db, url);
+      const [before] = await legacy.db.query<{ n: string }>("select count(*) as n from address_counters");
+      expect(Number(before!.n)).toBe(0);
+      await mineActivity(url, k, { blocks: 4, txPerBlock: 3, seed: 21 });
+      await indexToHead(
+        await createTestIndexer(legacy.db, url, { extensions: explorerExtensions() }),
+        legacy.db,
+        url,
+      );
+      const kept = await storedCounters(legacy.db);
+      const fresh = await recomputedCounters(legacy.db);
+      expect(kept.address).toEqual(fresh.address);
+      expect(kept.chain).toEqual(fresh.chain);
+      expect(await addressesMatchCounters(legacy.db)).toEqual({ missing: 0, extra: 0 });
+    } finally {
+      await legacy.drop();
+    }
+  });
 });
