@@ -2,12 +2,6 @@ import type { Hex } from "viem";
 import { fromBytea, fromByteaOrNull, toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 
-/** The indexed chain's id, or null before the indexer has started. */
-export async function indexedChainId(db: Queryable): Promise<string | null> {
-  const [state] = await db.query<{ chain_id: number }>("select chain_id from indexer_state where id = 1");
-  return state ? String(state.chain_id) : null;
-}
-
 /** The newest indexed creation of a contract: its creation input and runtime code. */
 export async function latestCreationCode(
   db: Queryable,

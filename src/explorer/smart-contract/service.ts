@@ -1,6 +1,7 @@
 import type { Queryable } from "../../db/db.js";
 import { getVerifiedContract } from "../../verifier/store/index.js";
-import { indexedChainId, latestCreationCode } from "./query.js";
+import { indexedChainId } from "../transaction/query.js";
+import { latestCreationCode } from "./query.js";
 import { smartContractView, unverifiedContractView } from "./view.js";
 
 /**
