@@ -205,6 +205,32 @@ describe("explorer indexing: internal transactions, counters, block and transact
     );
   });
 
+  it("with TRACES=off stores no frames and marks every block's internal transactions as not indexed", async () => {
+    const off = await createTestDb();
+    try {
+      const indexer = await createTestIndexer(off.db, chain.anvil.url, {
+        traces: "off",
+        extensions: explorerExtensions(),
+      });
+      await indexToHead(indexer, off.db, chain.anvil.url);
+      const [r] = await off.db.query<{ frames: string; indexed: string; blocks: string }>(
+        `select (select count(*) from internal_transactions) as frames,
+                (select count(*) from blocks where internal_transactions_indexed) as indexed,
+                (select count(*) from blocks) as blocks`,
+      );
+      expect(Number(r!.frames)).toBe(0);
+      expect(Number(r!.indexed)).toBe(0);
+      expect(Number(r!.blocks)).toBeGreaterThan(20);
+      const kept = await storedCounters(off.db);
+      const fresh = await recomputedCounters(off.db);
+      expect(kept.address).toEqual(fresh.address);
+      expect(kept.chain).toEqual(fresh.chain);
+      expect(kept.chain.internal_transactions).toBe("0");
+    } finally {
+      await off.drop();
+    }
+  });
+
   it("fills the new block and transaction columns from the node", async () => {
     const url = chain.anvil.url;
     const head = Number(await rpc<Hex>(url, "eth_blockNumber"));
@@ -240,5 +266,30 @@ describe("explorer indexing: internal transactions, counters, block and transact
     expect(Buffer.from(f!.revert_reason!.slice(138), "hex").toString("utf8").replace(/\0+$/, "")).toBe(
       "undone",
     );
+  });
+
+  // Last: it mines more blocks.
+  it("counts what an index made before the counters existed holds, then keeps counting", async () => {
+    const url = chain.anvil.url;
+    const legacy = await createTestDb();
+    try {
+      const without = explorerExtensions().filter((x) => x.name !== "counters");
+      await indexToHead(await createTestIndexer(legacy.db, url, { extensions: without }), legacy.db, url);
+      const [before] = await legacy.db.query<{ n: string }>("select count(*) as n from address_counters");
+      expect(Number(before!.n)).toBe(0);
+      await mineActivity(url, k, { blocks: 4, txPerBlock: 3, seed: 21 });
+      await indexToHead(
+        await createTestIndexer(legacy.db, url, { extensions: explorerExtensions() }),
+        legacy.db,
+        url,
+      );
+      const kept = await storedCounters(legacy.db);
+      const fresh = await recomputedCounters(legacy.db);
+      expect(kept.address).toEqual(fresh.address);
+      expect(kept.chain).toEqual(fresh.chain);
+      expect(await addressesMatchCounters(legacy.db)).toEqual({ missing: 0, extra: 0 });
+    } finally {
+      await legacy.drop();
+    }
   });
 });

@@ -75,7 +75,8 @@ export function parityToCalls(
   traces: readonly ParityTrace[],
   transactions: readonly RpcTransaction[],
 ): { calls: CallFrame[]; rewards: BlockReward[] } {
-  const roots: Array<CallFrame | undefined> = new Array(transactions.length);
+  // Not `new Array(n)`: map skips the holes of a sparse array, and a missing root must be seen.
+  const roots: Array<CallFrame | undefined> = transactions.map(() => undefined);
   const byPath: Array<Map<string, CallFrame>> = transactions.map(() => new Map());
   const rewards: BlockReward[] = [];
   for (const t of traces) {

@@ -37,6 +37,7 @@ export type Config = Readonly<{
   compilerTimeoutMs: number;
   compilerMemoryMb: number;
   bodyLimit: number;
+  corsOrigin: readonly string[];
   ipfsGatewayUrl: string;
   arweaveGatewayUrl: string;
   metadataAllowedHosts: readonly string[];

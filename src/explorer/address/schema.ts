@@ -33,7 +33,8 @@ export const AddressObjectSchema = Type.Object({
   ),
 });
 
-const OrNull = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+/** `T | null` (the frontend's `X | null`: present, possibly null). */
+export const OrNull = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const Tag = Type.Object({ label: Type.String(), display_name: Type.String(), address_hash: Type.String() });
 const Hash40 = Type.String({ pattern: "^0x[0-9a-fA-F]{40}$" });
 

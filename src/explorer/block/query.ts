@@ -22,16 +22,22 @@ export type BlockRow = {
   excess_blob_gas: string | null;
   uncles: Uint8Array[] | null;
   withdrawals_count: number | null;
+  /** Sums over the block's transactions, stored by the indexer with the block (null for rows written before). */
+  transaction_fees: string | null;
+  burnt_fees: string | null;
+  priority_fees: string | null;
+  internal_transactions_indexed: boolean;
 };
 
-/** Fees of a block's transactions, summed as Block.aggregate_transactions sums them. */
-export type BlockFees = { transaction_fees: string; priority_fees: string; blob_transactions: number };
+/** A reward the node reported for a block (block_rewards; parity-style trace_block nodes only). */
+export type BlockReward = { block_number: number; type: string; reward: string };
 
 const COLUMNS = `b.number, b.hash, b.parent_hash, b.timestamp, b.miner, b.gas_used::text as gas_used,
   b.gas_limit::text as gas_limit, b.base_fee_per_gas::text as base_fee_per_gas, b.size, b.transaction_count,
   b.nonce, b.difficulty::text as difficulty, b.total_difficulty::text as total_difficulty, b.extra_data,
   b.state_root, b.blob_gas_used::text as blob_gas_used, b.excess_blob_gas::text as excess_blob_gas, b.uncles,
-  b.withdrawals_count`;
+  b.withdrawals_count, b.transaction_fees::text as transaction_fees, b.burnt_fees::text as burnt_fees,
+  b.priority_fees::text as priority_fees, b.internal_transactions_indexed`;
 
 export async function blockByNumber(db: Queryable, n: number): Promise<BlockRow | null> {
   return (await db.query<BlockRow>(`select ${COLUMNS} from blocks b where b.number = $1`, [n]))[0] ?? null;
@@ -65,25 +71,14 @@ export async function minerBlocksPage(
   );
 }
 
-/**
- * Transaction fees, priority fees and blob transaction count of the given blocks, one group per block over its
- * transactions (the (block_number, index) unique index): the work of a page is the transactions of its blocks.
- */
-export async function blockFees(db: Queryable, numbers: readonly number[]): Promise<Map<number, BlockFees>> {
-  if (!numbers.length) return new Map();
-  const rows = await db.query<BlockFees & { block_number: number }>(
-    `select t.block_number,
-       coalesce(sum(t.gas_used * coalesce(t.gas_price, t.effective_gas_price)), 0)::text as transaction_fees,
-       coalesce(sum(case when b.base_fee_per_gas is null then 0
-         when coalesce(t.max_fee_per_gas, t.gas_price, 0) = 0 then 0
-         else least(coalesce(t.max_fee_per_gas, t.gas_price) - b.base_fee_per_gas,
-                    coalesce(t.max_priority_fee_per_gas, t.gas_price)) * t.gas_used end), 0)::text as priority_fees,
-       count(*) filter (where t.type = 3)::int as blob_transactions
-     from transactions t join blocks b on b.number = t.block_number
-     where t.block_number = any($1::int8[]) group by t.block_number`,
+/** Rewards of the given blocks (primary-key prefix of block_rewards). */
+export async function blockRewards(db: Queryable, numbers: readonly number[]): Promise<BlockReward[]> {
+  if (!numbers.length) return [];
+  return db.query<BlockReward>(
+    `select block_number, type, reward::text as reward from block_rewards
+     where block_number = any($1::int8[]) order by block_number, type, address`,
     [numbers],
   );
-  return new Map(rows.map((r) => [Number(r.block_number), r]));
 }
 
 /** Internal transactions of one block as Blockscout counts them (frames other than a plain top-level call). */

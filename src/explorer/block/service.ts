@@ -6,7 +6,7 @@ import {
   type BlockRow,
   blockByHash,
   blockByNumber,
-  blockFees,
+  blockRewards,
   blocksPage,
   internalTransactionsCount,
   minerBlocksPage,
@@ -18,26 +18,33 @@ export type BlockDeps = AddressDeps & { db: Queryable };
 /** Block objects of a list: miners' address objects and fees loaded once for all. */
 export async function renderBlocks(deps: BlockDeps, rows: readonly BlockRow[]): Promise<BlockObject[]> {
   if (!rows.length) return [];
-  const [miners, fees] = await Promise.all([
+  const [miners, rewards] = await Promise.all([
     loadAddressObjects(deps.db, rows.map(minerOf), deps),
-    blockFees(
+    blockRewards(
       deps.db,
-      rows.filter((r) => r.transaction_count > 0).map((r) => r.number),
+      rows.map((r) => r.number),
     ),
   ]);
-  return rows.map((r) => blockView(r, miners.get(minerOf(r))!, fees.get(r.number)));
+  return rows.map((r) =>
+    blockView(
+      r,
+      miners.get(minerOf(r))!,
+      rewards.filter((x) => x.block_number === r.number),
+    ),
+  );
 }
 
 /** `/blocks/{number or hash}`: null when not indexed (404). */
 export async function blockDetails(deps: BlockDeps, id: { number: number } | { hash: Hex }) {
   const row = "number" in id ? await blockByNumber(deps.db, id.number) : await blockByHash(deps.db, id.hash);
   if (!row) return null;
-  const [miners, fees, internal] = await Promise.all([
+  const [miners, rewards, internal] = await Promise.all([
     loadAddressObjects(deps.db, [minerOf(row)], deps),
-    blockFees(deps.db, [row.number]),
-    internalTransactionsCount(deps.db, row.number),
+    blockRewards(deps.db, [row.number]),
+    // Without stored frames the count is unknown (null), not 0.
+    row.internal_transactions_indexed ? internalTransactionsCount(deps.db, row.number) : null,
   ]);
-  return blockView(row, miners.get(minerOf(row))!, fees.get(row.number), internal);
+  return blockView(row, miners.get(minerOf(row))!, rewards, { internalTransactionsCount: internal });
 }
 
 const blockCursor = (r: BlockRow) => ({ block_number: r.number });

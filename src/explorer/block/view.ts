@@ -1,7 +1,7 @@
 import { type Address, type Hex, numberToHex } from "viem";
 import { fromBytea, fromByteaOrNull } from "../../db/bytes.js";
 import type { AddressObject } from "../address/view.js";
-import type { BlockFees, BlockRow } from "./query.js";
+import type { BlockReward, BlockRow } from "./query.js";
 
 /** Blockscout's Block object (BlockView prepare_block), default chain type. */
 export type BlockObject = {
@@ -34,7 +34,6 @@ export type BlockObject = {
   is_pending_update: boolean;
   blob_gas_used?: string;
   excess_blob_gas?: string;
-  blob_transaction_count?: number;
 };
 
 /** EIP-1559's elasticity multiplier (Blockscout's default EIP_1559_ELASTICITY_MULTIPLIER). */
@@ -45,25 +44,33 @@ function percent(num: bigint, den: bigint): number {
   return Number((num * 10n ** 18n) / den) / 1e16;
 }
 
-const NO_FEES: BlockFees = { transaction_fees: "0", priority_fees: "0", blob_transactions: 0 };
+/**
+ * Blockscout's reward labels: BlockView.block_reward_text on a block's own page, the reward's address type in
+ * lists.
+ */
+const REWARD_TEXT: Record<string, [string, string]> = {
+  block: ["Miner Reward", "validator"],
+  uncle: ["Uncle Reward", "uncle"],
+  emission: ["Emission Reward", "emission_funds"],
+};
 
 /** One block as Blockscout renders it. Pure. */
 export function blockView(
   b: BlockRow,
   miner: AddressObject,
-  fees: BlockFees = NO_FEES,
-  internalTransactionsCount: number | null = null,
+  rewards: readonly BlockReward[] = [],
+  single: { internalTransactionsCount: number | null } | null = null,
 ): BlockObject {
   const gasUsed = BigInt(b.gas_used);
   const gasLimit = BigInt(b.gas_limit);
   const base = b.base_fee_per_gas === null ? null : BigInt(b.base_fee_per_gas);
-  const burnt = base === null ? 0n : base * gasUsed;
-  const txFees = BigInt(fees.transaction_fees);
+  const burnt = BigInt(b.burnt_fees ?? (base === null ? 0n : base * gasUsed));
+  const txFees = BigInt(b.transaction_fees ?? 0);
   const obj: BlockObject = {
     height: b.number,
     timestamp: b.timestamp.toISOString(),
     transactions_count: b.transaction_count,
-    internal_transactions_count: internalTransactionsCount,
+    internal_transactions_count: single?.internalTransactionsCount ?? null,
     miner,
     size: b.size ?? 0,
     hash: fromBytea(b.hash),
@@ -75,23 +82,24 @@ export function blockView(
     nonce: b.nonce ? fromBytea(b.nonce) : numberToHex(0, { size: 8 }),
     base_fee_per_gas: b.base_fee_per_gas,
     burnt_fees: burnt.toString(),
-    priority_fee: fees.priority_fees,
+    priority_fee: b.priority_fees ?? "0",
     extra_data: fromByteaOrNull(b.extra_data),
     state_root: fromByteaOrNull(b.state_root),
     uncles_hashes: (b.uncles ?? []).map(fromBytea),
-    // Rewards come from the node's reward traces (trace_block); the chains Lookout indexes give none.
-    rewards: [],
+    rewards: rewards.map((r) => ({
+      reward: r.reward,
+      type: REWARD_TEXT[r.type]?.[single ? 0 : 1] ?? r.type,
+    })),
     gas_target_percentage: gasLimit > 0n ? percent(gasUsed * BigInt(ELASTICITY) - gasLimit, gasLimit) : 0,
     gas_used_percentage: gasLimit > 0n ? percent(gasUsed, gasLimit) : 0,
     burnt_fees_percentage: txFees === 0n ? null : percent(burnt, txFees),
     type: "block",
-    transaction_fees: fees.transaction_fees,
+    transaction_fees: txFees.toString(),
     withdrawals_count: b.withdrawals_count,
     is_pending_update: false,
   };
   if (b.blob_gas_used !== null) obj.blob_gas_used = b.blob_gas_used;
   if (b.excess_blob_gas !== null) obj.excess_blob_gas = b.excess_blob_gas;
-  if (fees.blob_transactions) obj.blob_transaction_count = fees.blob_transactions;
   return obj;
 }
 

@@ -49,7 +49,7 @@ export async function tokenByAddress(db: Queryable, address: Address): Promise<T
  */
 export async function tokensByName(db: Queryable, text: string, limit: number): Promise<TokenHit[]> {
   return db.query<TokenHit>(
-    `${TOKEN} where lower(name) like $1 or lower(symbol) like $1
+    `${TOKEN} where name is not null and symbol is not null and (lower(name) like $1 or lower(symbol) like $1)
      order by holders_count desc nulls last, address limit $2`,
     [`${likePrefix(text)}%`, limit],
   );

@@ -44,7 +44,10 @@ export async function search(deps: SearchDeps, q: string): Promise<SearchItem[]>
       tokenByAddress(db, address),
     ]);
     const f = facts.get(address)!;
-    const items: SearchItem[] = token.map((t) => tokenItem(t, f.isVerified));
+    // The frontend's token item needs a name and symbol: a token without them is found as its address.
+    const items: SearchItem[] = token
+      .filter((t) => t.name !== null && t.symbol !== null)
+      .map((t) => tokenItem(t, f.isVerified));
     if (known || f.isContract || f.isVerified)
       items.push(addressItem(address, "address", f.verifiedName ?? f.tokenName, f.isContract, f.isVerified));
     return items;

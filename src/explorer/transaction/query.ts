@@ -27,7 +27,7 @@ export type TransactionRow = {
   blob_versioned_hashes: Uint8Array[] | null;
   timestamp: Date;
   base_fee_per_gas: string | null;
-  /** The top-level call frame's error and output; `traced` false when the transaction has no stored frames. */
+  /** The top-level call frame's error and output; `traced` false when the block's frames were not indexed. */
   traced: boolean;
   error: string | null;
   output: Uint8Array | null;
@@ -48,7 +48,7 @@ const COLUMNS = `t.hash, t.block_number, t.index, t.from_address, t.to_address, 
   t.max_fee_per_blob_gas::text as max_fee_per_blob_gas, t.blob_gas_used::text as blob_gas_used,
   t.blob_gas_price::text as blob_gas_price, t.blob_versioned_hashes,
   b.timestamp, b.base_fee_per_gas::text as base_fee_per_gas,
-  f.index is not null as traced, f.error, f.output,
+  b.internal_transactions_indexed as traced, f.error, f.output,
   exists (select 1 from internal_transactions e where e.block_number = t.block_number
     and e.transaction_index = t.index and e.index > 0 and e.error is not null) as internal_error,
   exists (select 1 from token_transfers x where x.block_number = t.block_number

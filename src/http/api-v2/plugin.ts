@@ -20,6 +20,8 @@ export type ApiV2Options = {
   explorer?: Omit<ExplorerRouteOptions, "db">;
   /** Days of `/coin-balance-history-by-day` (COIN_BALANCE_HISTORY_DAYS). */
   coinBalanceHistoryDays?: number;
+  /** Whether this process's indexer has reached the head (`/main-page/indexing-status`); absent in `serve`. */
+  caughtUp?: () => boolean;
 };
 
 /**
@@ -71,7 +73,10 @@ export const apiV2Plugin: FastifyPluginAsync<ApiV2Options> = async (app, _opts) 
   });
   await app.register(transactionListRoutes, explorer);
   await app.register(addressListRoutes, explorer);
-  await app.register(mainPageRoutes, explorer);
+  await app.register(mainPageRoutes, {
+    ...explorer,
+    ...(_opts.caughtUp ? { caughtUp: _opts.caughtUp } : {}),
+  });
   await app.register(searchRoutes, explorer);
   await app.register((await import("./bytecode-search.js")).bytecodeSearchRoutes, { db: _opts.db });
 };

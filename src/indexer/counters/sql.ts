@@ -47,14 +47,35 @@ const COUNTER_COLUMNS = [
   ["withdrawals_count", "withdrawals"],
 ] as const;
 
-/** Upsert of the per-address deltas times $3 (1 or -1); returns the addresses whose counters all reached 0. */
-export const UPSERT_ADDRESS_COUNTERS = `
-  with facts as (${ADDRESS_FACTS})
+/** Upsert of the per-address deltas of `facts` times $3 (1 or -1). */
+const UPSERT_FROM_FACTS = `
   insert into address_counters (address, ${COUNTER_COLUMNS.map(([c]) => c).join(", ")})
   select address, ${COUNTER_COLUMNS.map(([, f]) => `$3::int * sum(${f})`).join(", ")}
   from facts group by address
   on conflict (address) do update set
-    ${COUNTER_COLUMNS.map(([c]) => `${c} = address_counters.${c} + excluded.${c}`).join(",\n    ")}
+    ${COUNTER_COLUMNS.map(([c]) => `${c} = address_counters.${c} + excluded.${c}`).join(",\n    ")}`;
+
+/**
+ * Writing a batch ($3 = 1): the facts are gathered once and feed both the per-address counters and the first
+ * sightings (`addresses`), whose number of new rows goes to the 'addresses' chain counter. One statement
+ * (PostgreSQL runs a data-modifying WITH part exactly once whether or not the main query reads it).
+ */
+export const ADD_ADDRESS_FACTS = `
+  with facts as (${ADDRESS_FACTS}),
+  counted as (${UPSERT_FROM_FACTS}),
+  added as (
+    insert into addresses (address, first_block)
+    select address, min(block) from facts group by address
+    on conflict (address) do nothing
+    returning 1)
+  insert into chain_counters (name, value)
+  select 'addresses', count(*) from added
+  on conflict (name) do update set value = chain_counters.value + excluded.value`;
+
+/** Reverting ($3 = -1): subtracts, and returns the addresses whose counters all reached 0. */
+export const SUBTRACT_ADDRESS_FACTS = `
+  with facts as (${ADDRESS_FACTS})
+  ${UPSERT_FROM_FACTS}
   returning address, (${COUNTER_COLUMNS.map(([c]) => `address_counters.${c} = 0`).join(" and ")}) as empty`;
 
 /** Chain-wide deltas of the range times $3. */
@@ -70,17 +91,6 @@ export const UPSERT_CHAIN_COUNTERS = `
     ('logs', (select count(*) from logs where ${inRange("block_number")})),
     ('withdrawals', (select count(*) from withdrawals where ${inRange("block_number")}))
   ) as d(name, v)
-  on conflict (name) do update set value = chain_counters.value + excluded.value`;
-
-/** First sightings of the range's addresses; the number of new ones goes to the 'addresses' counter. */
-export const INSERT_ADDRESSES = `
-  with facts as (${ADDRESS_FACTS}),
-  added as (
-    insert into addresses (address, first_block)
-    select address, min(block) from facts group by address
-    on conflict (address) do nothing
-    returning 1)
-  insert into chain_counters (name, value) values ('addresses', (select count(*) from added))
   on conflict (name) do update set value = chain_counters.value + excluded.value`;
 
 /** Addresses first seen above the ancestor are forgotten (seen again when their blocks come back). */
