@@ -2,8 +2,8 @@ import { cpus } from "node:os";
 import { runCoinBalanceBench, writeCoinBalanceSection } from "./api-coin-balance.js";
 
 /**
- * npm run bench:api: the explorer API benchmarks (coin balance history, NFT), figures to docs/benchmarks.md.
- * `npm run bench:api -- nft` (or `-- coin`) runs one part only.
+ * npm run bench:api: the explorer API benchmarks (coin balance history, NFT, address pages), figures to
+ * docs/benchmarks.md. `npm run bench:api -- nft` (or `-- coin`, `-- explorer`) runs one part only.
  */
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}, Node ${process.version}`;
 const only = process.argv.slice(2);
@@ -15,3 +15,7 @@ if (wants("coin")) {
 }
 if (wants("nft"))
   await import("./api-nft.js").then(async (m) => m.writeNftSection(await m.runNftBench(), machine));
+if (wants("explorer"))
+  await import("./api-explorer.js").then(async (m) =>
+    m.writeExplorerSection(await m.runExplorerBench(), machine),
+  );

@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import { createPostgresDb } from "../src/db/pg.js";
-import { coinBalancePage } from "../src/explorer/coin-balance/queries.js";
-import { COIN_BALANCE_PAGE_SIZE, coinBalanceHistory } from "../src/explorer/coin-balance/views.js";
+import { coinBalancePage } from "../src/explorer/coin-balance/query.js";
+import { COIN_BALANCE_PAGE_SIZE, coinBalanceHistory } from "../src/explorer/coin-balance/view.js";
 import { buildApp } from "../src/http/app.js";
 
 /**

@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import pg from "pg";
 import { migrate } from "../src/db/migrate.js";
 import { createPostgresDb } from "../src/db/pg.js";
-import { COIN_BALANCE_PAGE_SQL } from "../src/explorer/coin-balance/queries.js";
+import { COIN_BALANCE_PAGE_SQL } from "../src/explorer/coin-balance/query.js";
 import { packagePath } from "../src/util/package-root.js";
 import type { LoadResult } from "./api-load.js";
 

@@ -1,4 +1,7 @@
+import { execFile } from "node:child_process";
 import { Agent, request } from "node:http";
+import { promisify } from "node:util";
+import { packagePath } from "../src/util/package-root.js";
 
 /**
  * Load generator for bench:api, run in its own process so it does not share an event loop with the server:
@@ -56,6 +59,69 @@ export async function runLoad(o: {
     p50: pct(0.5),
     p99: pct(0.99),
     errors,
+  };
+}
+
+/** `runLoad` in a child process (so the load generator never shares an event loop with the server it measures). */
+export async function loadInChild(url: string, concurrency: number, durationMs: number): Promise<LoadResult> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      packagePath("bench/api-load.ts"),
+      url,
+      String(concurrency),
+      String(durationMs),
+      "1000",
+    ],
+    { maxBuffer: 1 << 20 },
+  );
+  return JSON.parse(stdout.trim().split("\n").at(-1)!) as LoadResult;
+}
+
+export const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/**
+ * Measures every URL `rounds` times, interleaved and with the order rotated each round, so drifting background
+ * load on a shared machine hits every target alike. Returns each URL's results in round order.
+ */
+export async function interleavedRounds(
+  urls: readonly string[],
+  o: {
+    rounds: number;
+    concurrency: number;
+    durationMs: number;
+    onResult?: (i: number, round: number, r: LoadResult) => void;
+  },
+): Promise<LoadResult[][]> {
+  const runs = urls.map(() => [] as LoadResult[]);
+  for (let round = 0; round < o.rounds; round++) {
+    for (let k = 0; k < urls.length; k++) {
+      const i = (k + round) % urls.length;
+      const r = await loadInChild(urls[i]!, o.concurrency, o.durationMs);
+      runs[i]!.push(r);
+      o.onResult?.(i, round, r);
+    }
+  }
+  return runs;
+}
+
+/** Medians over rounds of one target's figures; errors summed. */
+export function summarise(runs: readonly LoadResult[]): {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+} {
+  return {
+    rps: median(runs.map((r) => r.rps)),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    errors: runs.reduce((n, r) => n + r.errors, 0),
   };
 }
 

@@ -276,7 +276,7 @@ ${table}
   repeats the owner's address object in every unique item and renders a full token object per item, so Lookout
   sends about ${(r.bodyBytes.lookout / r.bodyBytes.baseline).toFixed(1)}x the bytes and builds 50 items; that rendering,
   not the database, is what separates the two. Lookout writes a page with its own serializer
-  (\`src/explorer/nft/serialize.ts\`), which writes the shared owner and token objects once per page, and derives
+  (\`src/explorer/nft/view.ts\`), which writes the shared owner and token objects once per page, and derives
   media URLs without running the URL parser on plain URLs.
 - The page statement is a prepared statement (one per connection, its plan reused): planning it cost about 1.9 ms,
   more than running it (0.9 ms). The baseline runs it the same way. A run earlier the same day on the same quiet

@@ -3,8 +3,8 @@ import { type Address, encodeDeployData, encodeFunctionData, type Hex } from "vi
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromBytea, toBytea } from "../src/db/bytes.js";
 import type { Db } from "../src/db/db.js";
+import { CoinBalanceByDaySchema, CoinBalanceHistorySchema } from "../src/explorer/coin-balance/schema.js";
 import { getCoinBalanceSummary } from "../src/explorer/coin-balance/service.js";
-import { CoinBalanceByDaySchema, CoinBalanceHistorySchema } from "../src/http/api-v2/coin-balance-history.js";
 import { buildApp } from "../src/http/app.js";
 import { coinBalanceExtension } from "../src/indexer/balances/extension.js";
 import { activityContracts, rpc, rpcBatch } from "./helpers/activity.js";

@@ -8,6 +8,12 @@ import { type ActivityContracts, deployActivityContracts, mineActivity } from ".
 import { startTestChain, type TestChain } from "./helpers/anvil.js";
 import { runCli } from "./helpers/cli.js";
 import { createTestDatabaseUrl, createTestDb } from "./helpers/db.js";
+import {
+  EXPLORER_TABLES,
+  explorerExtensions,
+  recomputedCounters,
+  storedCounters,
+} from "./helpers/explorer-index.js";
 import { CORE_TABLES, createTestIndexer, dumpTables, indexToHead } from "./helpers/indexer.js";
 
 describe("crash safety", () => {
@@ -35,13 +41,21 @@ describe("crash safety", () => {
       INDEX_CONCURRENCY: "2",
       ...(pg ? { DATABASE_URL: pg.url } : { DATA_DIR: dir }),
     };
+    let running: ReturnType<typeof runCli> | undefined;
     try {
-      await indexToHead(await createTestIndexer(reference.db, url), reference.db, url);
-      const expected = await dumpTables(reference.db, CORE_TABLES);
+      await indexToHead(
+        await createTestIndexer(reference.db, url, { extensions: explorerExtensions() }),
+        reference.db,
+        url,
+      );
+      // Core rows, internal transactions, counters (kept incrementally across the kills), addresses.
+      const tables = [...CORE_TABLES, ...EXPLORER_TABLES];
+      const expected = await dumpTables(reference.db, tables);
 
       const kills = [400, 200, 500, 150, 600];
       for (const ms of kills) {
         const p = runCli(["index"], env);
+        running = p;
         await p.waitFor(/Indexer ready/);
         await new Promise((r) => setTimeout(r, ms));
         p.child.kill("SIGKILL");
@@ -51,20 +65,29 @@ describe("crash safety", () => {
         expect(p.output()).not.toMatch(/Caught up with the chain head/);
       }
       const last = runCli(["index"], env);
-      await last.waitFor(/Caught up with the chain head/, 120_000);
+      running = last;
+      // Waits on the condition only; the machine may be slow (shared), so the bound is generous.
+      await last.waitFor(/Caught up with the chain head/, 420_000);
       last.child.kill("SIGTERM");
       expect((await last.exited).code).toBe(0);
 
       const db = pg ? await createPostgresDb(pg.url) : await createPgliteDb(join(dir, "pglite"));
       try {
-        expect(await dumpTables(db, CORE_TABLES)).toEqual(expected);
+        expect(await dumpTables(db, tables)).toEqual(expected);
+        const kept = await storedCounters(db);
+        const fresh = await recomputedCounters(db);
+        expect(kept.address).toEqual(fresh.address);
+        expect(kept.chain).toEqual(fresh.chain);
       } finally {
         await db.close();
       }
     } finally {
+      // Never leave an indexer running, whatever failed above.
+      if (running && running.child.exitCode === null && running.child.signalCode === null)
+        running.child.kill("SIGKILL");
       await reference.drop();
       await pg?.drop();
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 600_000);
 });

@@ -3,6 +3,13 @@ import { type ActivityContracts, deployActivityContracts, mineActivity, rpc } fr
 import { startTestChain, type TestChain } from "./helpers/anvil.js";
 import { createTestDb, type TestDb } from "./helpers/db.js";
 import {
+  addressesMatchCounters,
+  EXPLORER_TABLES,
+  explorerExtensions,
+  recomputedCounters,
+  storedCounters,
+} from "./helpers/explorer-index.js";
+import {
   CORE_TABLES,
   createTestIndexer,
   dumpTables,
@@ -43,7 +50,7 @@ describe("reorganisations", () => {
     const url = chain.anvil.url;
     const from = chain.accounts[2]!.address;
     const to = chain.accounts[3]!.address;
-    const indexer = await createTestIndexer(t.db, url, { batchSize: 7 });
+    const indexer = await createTestIndexer(t.db, url, { batchSize: 7, extensions: explorerExtensions() });
     await indexToHead(indexer, t.db, url);
     expect(await stored(t)).toEqual(await canonical(url));
 
@@ -87,16 +94,33 @@ describe("reorganisations", () => {
       const orphans = await t.db.query<{ n: number }>(
         `select (select count(*) from transactions x where not exists (select 1 from blocks b where b.number = x.block_number))
               + (select count(*) from logs x where not exists (select 1 from blocks b where b.number = x.block_number))
-              + (select count(*) from contract_creations x where not exists (select 1 from blocks b where b.number = x.block_number)) as n`,
+              + (select count(*) from contract_creations x where not exists (select 1 from blocks b where b.number = x.block_number))
+              + (select count(*) from internal_transactions x where not exists (select 1 from blocks b where b.number = x.block_number and b.hash = x.block_hash))
+              + (select count(*) from addresses x where not exists (select 1 from blocks b where b.number = x.first_block)) as n`,
       );
       expect(Number(orphans[0]!.n), s.name).toBe(0);
+      // Counters kept incrementally through the reorg equal a count from scratch.
+      const kept = await storedCounters(t.db);
+      const fresh = await recomputedCounters(t.db);
+      expect(kept.address, s.name).toEqual(fresh.address);
+      expect(kept.chain, s.name).toEqual(fresh.chain);
+      expect(await addressesMatchCounters(t.db), s.name).toEqual({ missing: 0, extra: 0 });
     }
 
     // The reorganised index equals a clean index of the final chain.
     const clean = await createTestDb();
     try {
-      await indexToHead(await createTestIndexer(clean.db, url), clean.db, url);
-      expect(await dumpTables(t.db, CORE_TABLES)).toEqual(await dumpTables(clean.db, CORE_TABLES));
+      await indexToHead(
+        await createTestIndexer(clean.db, url, { extensions: explorerExtensions() }),
+        clean.db,
+        url,
+      );
+      const tables = [...CORE_TABLES, ...EXPLORER_TABLES];
+      expect(await dumpTables(t.db, tables)).toEqual(await dumpTables(clean.db, tables));
+      const [frames] = await t.db.query<{ n: string }>(
+        "select count(*) as n from internal_transactions where index > 0",
+      );
+      expect(Number(frames!.n)).toBeGreaterThan(0);
     } finally {
       await clean.drop();
     }

@@ -1,7 +1,15 @@
 import { LookoutError } from "../errors/base.js";
 import type { NodeCapabilities } from "./capabilities.js";
 import type { Rpc } from "./rpc.js";
-import type { CallFrame, FetchedBlock, ParityTrace, RpcBlock, RpcReceipt } from "./types.js";
+import type {
+  BlockReward,
+  CallFrame,
+  FetchedBlock,
+  ParityTrace,
+  RpcBlock,
+  RpcReceipt,
+  RpcTransaction,
+} from "./types.js";
 
 export const toQuantity = (n: number | bigint) => `0x${n.toString(16)}`;
 
@@ -12,24 +20,104 @@ export class BlockNotFoundError extends LookoutError {
   }
 }
 
-/** Converts parity-style traces into the callTracer shape (only what creation detection needs). */
-function parityToCalls(traces: ParityTrace[], txCount: number): CallFrame[] {
-  const perTx: CallFrame[][] = Array.from({ length: txCount }, () => []);
+const PARITY_CALL_TYPES: Record<string, string> = {
+  call: "CALL",
+  delegatecall: "DELEGATECALL",
+  staticcall: "STATICCALL",
+  callcode: "CALLCODE",
+};
+
+/** One parity-style trace as a callTracer frame (without children). */
+function parityFrame(t: ParityTrace): CallFrame {
+  const a = t.action;
+  const r = t.result ?? undefined;
+  const error = t.error ? { error: t.error } : {};
+  if (t.type === "create") {
+    return {
+      type: a.creationMethod === "create2" ? "CREATE2" : "CREATE",
+      from: a.from!,
+      ...(r?.address ? { to: r.address } : {}),
+      ...(a.value ? { value: a.value } : {}),
+      ...(a.gas ? { gas: a.gas } : {}),
+      ...(r?.gasUsed ? { gasUsed: r.gasUsed } : {}),
+      ...(a.init ? { input: a.init } : {}),
+      ...(r?.code ? { output: r.code } : {}),
+      ...error,
+    };
+  }
+  if (t.type === "suicide") {
+    return {
+      type: "SELFDESTRUCT",
+      from: a.address!,
+      ...(a.refundAddress ? { to: a.refundAddress } : {}),
+      value: a.balance ?? "0x0",
+      ...error,
+    };
+  }
+  return {
+    type: PARITY_CALL_TYPES[a.callType ?? "call"] ?? "CALL",
+    from: a.from!,
+    ...(a.to ? { to: a.to } : {}),
+    ...(a.value ? { value: a.value } : {}),
+    ...(a.gas ? { gas: a.gas } : {}),
+    ...(r?.gasUsed ? { gasUsed: r.gasUsed } : {}),
+    ...(a.input ? { input: a.input } : {}),
+    ...(r?.output ? { output: r.output } : {}),
+    ...error,
+  };
+}
+
+/**
+ * Converts parity-style traces (`trace_block`) into callTracer trees, one per transaction, and the block's reward
+ * traces. A trace's parent is the trace whose traceAddress is its own without the last element.
+ */
+export function parityToCalls(
+  traces: readonly ParityTrace[],
+  transactions: readonly RpcTransaction[],
+): { calls: CallFrame[]; rewards: BlockReward[] } {
+  // Not `new Array(n)`: map skips the holes of a sparse array, and a missing root must be seen.
+  const roots: Array<CallFrame | undefined> = transactions.map(() => undefined);
+  const byPath: Array<Map<string, CallFrame>> = transactions.map(() => new Map());
+  const rewards: BlockReward[] = [];
   for (const t of traces) {
-    // Top-level creations come from receipts; here only those made inside transactions.
-    if (t.transactionPosition == null || t.type !== "create" || t.traceAddress.length === 0) continue;
-    perTx[t.transactionPosition]?.push({
-      type: t.action.creationMethod === "create2" ? "CREATE2" : "CREATE",
-      from: t.action.from!,
-      to: t.result?.address,
-      input: t.action.init,
-      output: t.result?.code,
-      value: t.action.value,
-      error: t.error,
+    if (t.type === "reward") {
+      if (t.action.author && t.action.value)
+        rewards.push({
+          address: t.action.author,
+          type: t.action.rewardType ?? "block",
+          value: t.action.value,
+        });
+      continue;
+    }
+    const pos = t.transactionPosition;
+    if (pos == null || pos >= transactions.length) continue;
+    const frame = parityFrame(t);
+    const paths = byPath[pos]!;
+    paths.set(t.traceAddress.join(","), frame);
+    if (t.traceAddress.length === 0) {
+      roots[pos] = frame;
+      continue;
+    }
+    const parent = paths.get(t.traceAddress.slice(0, -1).join(","));
+    if (!parent) throw new InconsistentTracesError("a trace comes before its parent");
+    parent.calls ??= [];
+    parent.calls.push(frame);
+  }
+  const calls = roots.map((root, i) => {
+    if (!root) throw new InconsistentTracesError(`transaction ${i} has no top-level trace`);
+    return root;
+  });
+  return { calls, rewards };
+}
+
+class InconsistentTracesError extends LookoutError {
+  override name = "InconsistentTracesError";
+  constructor(why: string) {
+    super({
+      code: "inconsistent_block",
+      shortMessage: `The node's trace_block answer is inconsistent: ${why}.`,
     });
   }
-  // Wrap each transaction's creations under a synthetic root so consumers walk one tree per transaction.
-  return perTx.map((calls) => ({ type: "ROOT", from: "0x0000000000000000000000000000000000000000", calls }));
 }
 
 /**
@@ -66,15 +154,16 @@ export async function fetchBlock(rpc: Rpc, number: number, caps: NodeCapabilitie
     });
   }
   let calls: CallFrame[] | null = null;
+  let rewards: BlockReward[] | null = null;
   if (tracesRaw && caps.traces === "debug")
     calls = (tracesRaw as Array<{ result: CallFrame }>).map((t) => t.result);
   else if (tracesRaw && caps.traces === "parity")
-    calls = parityToCalls(tracesRaw as ParityTrace[], block.transactions.length);
+    ({ calls, rewards } = parityToCalls(tracesRaw as ParityTrace[], block.transactions));
   if (calls && calls.length !== block.transactions.length) {
     throw new LookoutError({
       code: "inconsistent_block",
       shortMessage: `Block ${number} changed while it was fetched (traces do not match its transactions).`,
     });
   }
-  return { block, receipts, calls, extra: {} };
+  return { block, receipts, calls, rewards, extra: {} };
 }

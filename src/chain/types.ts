@@ -15,6 +15,8 @@ export type RpcTransaction = {
   maxPriorityFeePerGas?: Hex;
   type?: Hex;
   input: Hex;
+  maxFeePerBlobGas?: Hex;
+  blobVersionedHashes?: Hash[];
 };
 
 export type RpcWithdrawal = { index: Hex; validatorIndex: Hex; address: Address; amount: Hex };
@@ -29,6 +31,14 @@ export type RpcBlock = {
   gasLimit: Hex;
   baseFeePerGas?: Hex | null;
   size?: Hex;
+  nonce?: Hex | null;
+  difficulty?: Hex | null;
+  totalDifficulty?: Hex | null;
+  extraData?: Hex;
+  stateRoot?: Hash;
+  blobGasUsed?: Hex | null;
+  excessBlobGas?: Hex | null;
+  uncles?: Hash[];
   transactions: RpcTransaction[];
   withdrawals?: RpcWithdrawal[];
 };
@@ -54,6 +64,8 @@ export type RpcReceipt = {
   cumulativeGasUsed: Hex;
   effectiveGasPrice?: Hex;
   contractAddress?: Address | null;
+  blobGasUsed?: Hex;
+  blobGasPrice?: Hex;
   logs: RpcLog[];
 };
 
@@ -63,27 +75,50 @@ export type CallFrame = {
   from: Address;
   to?: Address;
   value?: Hex;
+  gas?: Hex;
+  gasUsed?: Hex;
   input?: Hex;
   output?: Hex;
   error?: string;
+  revertReason?: string;
   calls?: CallFrame[];
 };
 
 /** A trace of the parity/OpenEthereum `trace_block` style. */
 export type ParityTrace = {
   type: "call" | "create" | "suicide" | "reward";
-  action: { from?: Address; value?: Hex; init?: Hex; creationMethod?: string; address?: Address };
-  result?: { address?: Address; code?: Hex } | null;
+  action: {
+    from?: Address;
+    to?: Address;
+    value?: Hex;
+    gas?: Hex;
+    input?: Hex;
+    callType?: string;
+    init?: Hex;
+    creationMethod?: string;
+    /** suicide: the destroyed contract, its balance and the beneficiary */
+    address?: Address;
+    balance?: Hex;
+    refundAddress?: Address;
+    /** reward: the beneficiary and the kind ('block', 'uncle', ...) */
+    author?: Address;
+    rewardType?: string;
+  };
+  result?: { address?: Address; code?: Hex; gasUsed?: Hex; output?: Hex } | null;
   error?: string;
   transactionPosition?: number;
   traceAddress: number[];
 };
+
+export type BlockReward = { address: Address; type: string; value: Hex };
 
 /** Everything fetched for one block. `traces` is per transaction, in order, when the node offers them. */
 export type FetchedBlock = {
   block: RpcBlock;
   receipts: RpcReceipt[];
   calls: CallFrame[] | null;
+  /** Block and uncle rewards, where the node reports them (parity-style traces); null when it does not. */
+  rewards?: BlockReward[] | null;
   /** Extra per-block data fetched by indexer extensions, keyed by extension name. */
   extra: Record<string, unknown>;
 };

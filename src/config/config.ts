@@ -39,6 +39,7 @@ export type Config = Readonly<{
   verifierIndexWaitMs: number;
   verifierLookupMaxCalls: number;
   bodyLimit: number;
+  corsOrigin: readonly string[];
   ipfsGatewayUrl: string;
   arweaveGatewayUrl: string;
   metadataAllowedHosts: readonly string[];

@@ -272,6 +272,15 @@ export const OPTIONS = [
     description: "Largest accepted request body, bytes.",
   },
   {
+    key: "corsOrigin",
+    env: "CORS_ORIGIN",
+    flag: "cors-origin",
+    kind: "list",
+    default: "*",
+    description:
+      "Origins allowed to call the APIs from a browser (Access-Control-Allow-Origin): * for any, or a comma-separated list.",
+  },
+  {
     key: "ipfsGatewayUrl",
     env: "IPFS_GATEWAY_URL",
     flag: "ipfs-gateway-url",

@@ -1,3 +1,4 @@
+import cors from "@fastify/cors";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
@@ -17,7 +18,7 @@ import { sourcifyPlugin } from "./sourcify/plugin.js";
 
 export type AppDeps = {
   db: Db;
-  config: Pick<Config, "bodyLimit"> & Partial<Pick<Config, "coinBalanceHistoryDays">>;
+  config: Pick<Config, "bodyLimit"> & Partial<Pick<Config, "coinBalanceHistoryDays" | "corsOrigin">>;
   logger?: Logger | false;
   health?: HealthSources;
   /** Address-object options of the explorer API (public tags, gateways, verified-contract lookup). */
@@ -33,6 +34,12 @@ export type AppDeps = {
 // The app as route modules see it: any logger, TypeBox schemas inferring handler types.
 export type App = FastifyInstance;
 
+/** `CORS_ORIGIN` as @fastify/cors takes it: any origin (`*`), or the listed ones (echoed back when they match). */
+export function corsOrigin(list: readonly string[] | undefined): string | string[] {
+  if (!list || list.length === 0 || list.includes("*")) return "*";
+  return [...list];
+}
+
 /** Builds the HTTP application; never listens (main.ts does), so tests use `inject`. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
@@ -45,6 +52,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // Browsers may call every route from another origin (the Blockscout frontend runs on its own); preflights
+  // (OPTIONS) are answered for all of them.
+  await app.register(cors, { origin: corsOrigin(deps.config.corsOrigin), maxAge: 86_400 });
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
@@ -64,6 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     prefix: "/api/v2",
     db: deps.db,
     ...(deps.explorer ? { explorer: deps.explorer } : {}),
+    ...(deps.health?.progress ? { caughtUp: () => deps.health!.progress!.snapshot().caughtUp } : {}),
     ...(deps.config.coinBalanceHistoryDays
       ? { coinBalanceHistoryDays: deps.config.coinBalanceHistoryDays }
       : {}),

@@ -3,10 +3,23 @@ import type { Db } from "../db/db.js";
 import type { Logger } from "../util/logger.js";
 import { automaticVerificationExtension } from "../verifier/store/auto-verify.js";
 import { coinBalanceExtension } from "./balances/extension.js";
+import { blockRewardsExtension } from "./block-rewards/extension.js";
+import { countersExtension } from "./counters/extension.js";
 import type { IndexerExtension } from "./extension.js";
+import { internalTransactionsExtension } from "./internal-transactions/extension.js";
 import { tokenIndexerExtensions } from "./tokens/index.js";
+import { withdrawalsExtension } from "./withdrawals/extension.js";
 
 /** The indexer parts beyond the core tables, in the order they write. */
 export function defaultExtensions(_deps: { config: Config; db: Db; logger: Logger }): IndexerExtension[] {
-  return [coinBalanceExtension(), ...tokenIndexerExtensions(_deps), automaticVerificationExtension()];
+  return [
+    coinBalanceExtension(),
+    ...tokenIndexerExtensions(_deps),
+    automaticVerificationExtension(),
+    internalTransactionsExtension(),
+    withdrawalsExtension(),
+    blockRewardsExtension(),
+    // Reads the rows of every part above: keep it last.
+    countersExtension(),
+  ];
 }

@@ -244,8 +244,9 @@ export class Indexer {
   }
 
   private async revertAll(tx: Parameters<Parameters<Db["transaction"]>[0]>[0], ancestor: number) {
+    // Last written, first undone: an extension may read rows written before its own (counters) to undo itself.
+    for (const x of [...this.extensions].reverse()) await x.revert(tx, ancestor);
     await revertCoreRows(tx, ancestor);
-    for (const x of this.extensions) await x.revert(tx, ancestor);
   }
 
   /** Walks back from the stored tip to the newest block the node still has, and deletes everything above it. */

@@ -1,5 +1,5 @@
 import type { Db } from "../db/db.js";
-import type { AddressDeps } from "../explorer/address/loader.js";
+import type { AddressDeps } from "../explorer/address/query.js";
 import type { IndexerExtension } from "../indexer/extension.js";
 import type { Logger } from "../util/logger.js";
 import { LiveBus, type VerificationResult } from "./bus.js";

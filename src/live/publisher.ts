@@ -1,9 +1,9 @@
 import type { Address } from "viem";
 import { fromBytea, toBytea } from "../db/bytes.js";
 import type { Queryable } from "../db/db.js";
-import { type AddressDeps, loadAddressObjects } from "../explorer/address/loader.js";
+import { type AddressDeps, loadAddressObjects } from "../explorer/address/query.js";
 import type { AddressObject } from "../explorer/address/view.js";
-import { coinBalanceItem } from "../explorer/coin-balance/views.js";
+import { coinBalanceItem } from "../explorer/coin-balance/view.js";
 import type { Logger } from "../util/logger.js";
 import { LIVE_BLOCKS_SQL, type LiveBlockRow, liveBlockView } from "./block-view.js";
 import type { LiveBus, LiveEvent } from "./bus.js";

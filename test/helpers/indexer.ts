@@ -11,10 +11,10 @@ import { rpc } from "./activity.js";
 export async function createTestIndexer(
   db: Db,
   url: string,
-  o: Partial<IndexerOptions> & { extensions?: IndexerExtension[] } = {},
+  o: Partial<IndexerOptions> & { extensions?: IndexerExtension[]; traces?: "auto" | "off" } = {},
 ): Promise<Indexer> {
   const r = createRpc({ url, batchSize: 100, timeoutMs: 10_000, retries: 3, concurrency: 4 });
-  const caps = await detectCapabilities(r, { traces: "auto" });
+  const caps = await detectCapabilities(r, { traces: o.traces ?? "auto" });
   const indexer = new Indexer({
     db,
     rpc: r,

@@ -1,6 +1,6 @@
 import type { Address } from "viem";
 import type { Queryable } from "../../db/db.js";
-import { coinBalancePage, dailyCoinBalances, latestCoinBalance } from "./queries.js";
+import { coinBalancePage, dailyCoinBalances, latestCoinBalance } from "./query.js";
 import {
   COIN_BALANCE_PAGE_SIZE,
   type CoinBalanceByDayResponse,
@@ -9,7 +9,7 @@ import {
   coinBalanceByDay,
   coinBalanceHistory,
   coinBalanceSummary,
-} from "./views.js";
+} from "./view.js";
 
 const lower = (a: string) => a.toLowerCase() as Address;
 

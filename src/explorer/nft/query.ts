@@ -1,7 +1,7 @@
 import type { Address } from "viem";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
-import { type AddressFactColumns, addressFactsSubquery } from "../address/loader.js";
+import { type AddressFactColumns, addressFactsSubquery } from "../address/query.js";
 import { TOKEN_COLUMNS, type TokenColumns } from "../tokens/view.js";
 import { NFT_TYPES, type NftCursor, type NftType } from "./params.js";
 

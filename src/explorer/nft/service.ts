@@ -2,18 +2,10 @@ import { type Address, getAddress } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import type { Gateways } from "../../tokens/metadata/index.js";
-import { type AddressDeps, addressObjectFromColumns, NO_VERIFIED_CONTRACTS } from "../address/loader.js";
+import { type AddressDeps, addressObjectFromColumns, NO_VERIFIED_CONTRACTS } from "../address/query.js";
 import type { NftCursor, NftType } from "./params.js";
 import { PAGE_SIZE, queryNftPage } from "./query.js";
-import {
-  type NftItem,
-  type NftNextPageParams,
-  type NftPageContext,
-  nftItemView,
-  pageTokenViews,
-} from "./view.js";
-
-export type NftPage = { items: NftItem[]; next_page_params: NftNextPageParams | null };
+import { type NftPage, type NftPageContext, nftItemView, pageTokenViews } from "./view.js";
 
 /**
  * GET /addresses/{h}/nft: one page of an address's NFTs, in the fixed type order. One statement brings the page,

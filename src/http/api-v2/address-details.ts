@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyPluginAsync } from "fastify";
 import type { Address } from "viem";
-import { addressDetails } from "../../explorer/address/details.js";
+import { addressDetails } from "../../explorer/address/service.js";
 import { ADDRESS_HASH_PATTERN } from "./errors.js";
 import { type ExplorerRouteOptions, explorerDeps } from "./explorer-deps.js";
 

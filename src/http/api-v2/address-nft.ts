@@ -4,8 +4,8 @@ import type { Address } from "viem";
 import { nftCollectionsPage } from "../../explorer/nft/collections.js";
 import { parseNftCursor, parseNftTypes } from "../../explorer/nft/params.js";
 import { NftPageSchema } from "../../explorer/nft/schema.js";
-import { serializeNftPage } from "../../explorer/nft/serialize.js";
-import { type NftPage, nftPage } from "../../explorer/nft/service.js";
+import { nftPage } from "../../explorer/nft/service.js";
+import { type NftPage, serializeNftPage } from "../../explorer/nft/view.js";
 import { ADDRESS_HASH_PATTERN } from "./errors.js";
 import { type ExplorerRouteOptions, explorerDeps } from "./explorer-deps.js";
 

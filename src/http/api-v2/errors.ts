@@ -6,3 +6,7 @@ export function invalidValue(pointer: string, detail: string): V2ErrorBody {
 }
 
 export const ADDRESS_HASH_PATTERN = "^0x([A-Fa-f0-9]{40})$";
+
+export const FULL_HASH_PATTERN = "^0x([A-Fa-f0-9]{64})$";
+/** Blockscout's 404 body for an unknown transaction or block. */
+export const NOT_FOUND = { message: "Not found" } as const;

@@ -1,5 +1,5 @@
 import type { Db } from "../../db/db.js";
-import type { VerifiedContractLookup } from "../../explorer/address/loader.js";
+import type { VerifiedContractLookup } from "../../explorer/address/query.js";
 import { loadPublicTags, type PublicTags } from "../../explorer/address/tags.js";
 import { type Gateways, metadataFetcherConfigFromEnv } from "../../tokens/metadata/index.js";
 

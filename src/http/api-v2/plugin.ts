@@ -1,11 +1,18 @@
 import type { FastifyError, FastifyPluginAsync } from "fastify";
 import type { Db } from "../../db/db.js";
 import { LookoutError } from "../../errors/base.js";
+import { transactionTransfersPreview } from "../../explorer/token-transfer/service.js";
+import { addressListRoutes } from "./address-lists.js";
+import { blockRoutes } from "./blocks.js";
 import { coinBalanceRoutes } from "./coin-balance-history.js";
 import { invalidValue, type V2ErrorBody } from "./errors.js";
-import type { ExplorerRouteOptions } from "./explorer-deps.js";
+import { type ExplorerRouteOptions, explorerDeps } from "./explorer-deps.js";
+import { mainPageRoutes } from "./main-page.js";
+import { searchRoutes } from "./search.js";
 import { smartContractRoutes } from "./smart-contracts.js";
 import { tokenExplorerRoutes } from "./token-explorer.js";
+import { transactionListRoutes } from "./transaction-lists.js";
+import { transactionRoutes } from "./transactions.js";
 import { type VerificationFormDeps, verificationFormRoutes } from "./verification.js";
 
 export type ApiV2Options = {
@@ -16,6 +23,8 @@ export type ApiV2Options = {
   coinBalanceHistoryDays?: number;
   /** The verify form's routes (config, verification via each method); not served without it. */
   verification?: VerificationFormDeps;
+  /** Whether this process's indexer has reached the head (`/main-page/indexing-status`); absent in `serve`. */
+  caughtUp?: () => boolean;
 };
 
 /**
@@ -61,4 +70,19 @@ export const apiV2Plugin: FastifyPluginAsync<ApiV2Options> = async (app, _opts) 
     ...(_opts.explorer?.verified ? { verified: _opts.explorer.verified } : {}),
   });
   if (_opts.verification) await app.register(verificationFormRoutes, { deps: _opts.verification });
+  const explorer = { db: _opts.db, ..._opts.explorer };
+  await app.register(blockRoutes, explorer);
+  const previewDeps = explorerDeps(explorer);
+  await app.register(transactionRoutes, {
+    ...explorer,
+    // The token-transfer preview of a transaction's details comes from the token-transfer resource.
+    tokenTransfers: (hash) => transactionTransfersPreview(previewDeps, hash),
+  });
+  await app.register(transactionListRoutes, explorer);
+  await app.register(addressListRoutes, explorer);
+  await app.register(mainPageRoutes, {
+    ...explorer,
+    ...(_opts.caughtUp ? { caughtUp: _opts.caughtUp } : {}),
+  });
+  await app.register(searchRoutes, explorer);
 };

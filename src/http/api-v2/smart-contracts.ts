@@ -1,17 +1,14 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyPluginAsync } from "fastify";
-import type { Hex } from "viem";
-import { fromBytea, fromByteaOrNull, toBytea } from "../../db/bytes.js";
 import type { Db } from "../../db/db.js";
-import type { VerifiedContractLookup } from "../../explorer/address/loader.js";
-import { abiMethodFlags, contractFacts } from "../../explorer/smart-contract/details.js";
+import type { VerifiedContractLookup } from "../../explorer/address/query.js";
 import {
   type ContractsFilter,
   contractsCounters,
   contractsPage,
 } from "../../explorer/smart-contract/list.js";
-import { smartContractView, unverifiedContractView } from "../../explorer/smart-contract/view.js";
-import { getVerifiedContract } from "../../verifier/store/index.js";
+import { smartContract } from "../../explorer/smart-contract/service.js";
+import { indexedChainId } from "../../explorer/transaction/query.js";
 import { ADDRESS_HASH_PATTERN } from "./errors.js";
 
 const Params = Type.Object({ address_hash_param: Type.String({ pattern: ADDRESS_HASH_PATTERN }) });
@@ -21,11 +18,6 @@ const ListQuery = Type.Object({
   smart_contract_id: Type.Optional(Type.Integer({ minimum: 0 })),
   items_count: Type.Optional(Type.Integer({ minimum: 0 })),
 });
-
-async function indexedChainId(db: Db): Promise<string | null> {
-  const [state] = await db.query<{ chain_id: number }>("select chain_id from indexer_state where id = 1");
-  return state ? String(state.chain_id) : null;
-}
 
 /**
  * GET /smart-contracts/{h}: the contract tab of the frontend: verified source, ABI, compiler, settings, match type
@@ -61,27 +53,7 @@ export const smartContractRoutes: FastifyPluginAsync<{ db: Db; verified?: Verifi
     { schema: { params: Params, tags: ["smart-contracts"] } },
     async (req, reply) => {
       const address = (req.params as { address_hash_param: string }).address_hash_param.toLowerCase();
-      const chainId = await indexedChainId(db);
-      if (chainId !== null) {
-        const record = await getVerifiedContract(db, chainId, address);
-        if (record) {
-          const view = smartContractView(record);
-          const facts = await contractFacts(db, chainId, address as Hex, verified, record.onchainRuntimeCode);
-          return { ...view, ...facts, ...abiMethodFlags(view.abi) };
-        }
-      }
-      const [created] = await db.query<{ init_code: Uint8Array; runtime_code: Uint8Array | null }>(
-        "select init_code, runtime_code from contract_creations where address = $1 order by block_number desc limit 1",
-        [toBytea(address)],
-      );
-      if (!created) return reply.code(404).send({ message: "Not found" });
-      const runtime = fromByteaOrNull(created.runtime_code);
-      const facts = await contractFacts(db, chainId ?? "0", address as Hex, verified, runtime);
-      return {
-        ...unverifiedContractView(runtime, fromBytea(created.init_code)),
-        ...facts,
-        ...abiMethodFlags(null),
-      };
+      return (await smartContract(db, address, verified)) ?? reply.code(404).send({ message: "Not found" });
     },
   );
 };

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyPluginAsync } from "fastify";
 import type { Address } from "viem";
-import { requestMetadataRefetch, tokenInstance, tokenObject } from "../../explorer/tokens/instance.js";
+import { requestMetadataRefetch, tokenInstance, tokenObject } from "../../explorer/tokens/service.js";
 import { ADDRESS_HASH_PATTERN } from "./errors.js";
 import { type ExplorerRouteOptions, explorerDeps } from "./explorer-deps.js";
 

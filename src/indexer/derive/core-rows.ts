@@ -13,6 +13,20 @@ export type BlockRow = {
   baseFeePerGas: string | null;
   size: number | null;
   transactionCount: number;
+  nonce: Hex | null;
+  difficulty: string | null;
+  totalDifficulty: string | null;
+  extraData: Hex | null;
+  stateRoot: Hash | null;
+  blobGasUsed: string | null;
+  excessBlobGas: string | null;
+  uncles: Hash[];
+  withdrawalsCount: number | null;
+  transactionFees: string;
+  burntFees: string | null;
+  priorityFees: string | null;
+  /** Whether the node gave call traces for this block (internal transactions stored). */
+  tracesIndexed: boolean;
 };
 
 export type TransactionRow = {
@@ -34,6 +48,13 @@ export type TransactionRow = {
   cumulativeGasUsed: string;
   effectiveGasPrice: string | null;
   contractAddress: Address | null;
+  maxFeePerBlobGas: string | null;
+  blobGasUsed: string | null;
+  blobGasPrice: string | null;
+  blobVersionedHashes: Hash[] | null;
+  blockHash: Hash;
+  /** Return data of the top-level frame of a failed transaction (raw hex, decoded by the explorer), when traced. */
+  revertReason: Hex | null;
 };
 
 export type LogRow = {
@@ -86,18 +107,9 @@ export function deriveCoreRows(fetched: readonly FetchedBlock[]): CoreRows {
   const rows: CoreRows = { blocks: [], transactions: [], logs: [], creations: [] };
   for (const { block, receipts, calls } of fetched) {
     const number = Number(block.number);
-    rows.blocks.push({
-      number,
-      hash: block.hash,
-      parentHash: block.parentHash,
-      timestamp: Number(block.timestamp),
-      miner: block.miner,
-      gasUsed: dec(block.gasUsed)!,
-      gasLimit: dec(block.gasLimit)!,
-      baseFeePerGas: dec(block.baseFeePerGas),
-      size: num(block.size),
-      transactionCount: block.transactions.length,
-    });
+    const baseFee = block.baseFeePerGas == null ? null : BigInt(block.baseFeePerGas);
+    let fees = 0n;
+    let tips = 0n;
     block.transactions.forEach((tx, i) => {
       const r = receipts[i]!;
       const status = num(r.status);
@@ -120,7 +132,17 @@ export function deriveCoreRows(fetched: readonly FetchedBlock[]): CoreRows {
         cumulativeGasUsed: dec(r.cumulativeGasUsed)!,
         effectiveGasPrice: dec(r.effectiveGasPrice ?? tx.gasPrice),
         contractAddress: r.contractAddress ?? null,
+        maxFeePerBlobGas: dec(tx.maxFeePerBlobGas),
+        blobGasUsed: dec(r.blobGasUsed),
+        blobGasPrice: dec(r.blobGasPrice),
+        blobVersionedHashes: tx.blobVersionedHashes ?? null,
+        blockHash: block.hash,
+        revertReason: status === 0 ? (calls?.[i]?.output ?? null) : null,
       });
+      const gasUsed = BigInt(r.gasUsed);
+      const price = BigInt(r.effectiveGasPrice ?? tx.gasPrice ?? "0x0");
+      fees += gasUsed * price;
+      if (baseFee != null && price > baseFee) tips += gasUsed * (price - baseFee);
       for (const log of r.logs) {
         const t = log.topics;
         rows.logs.push({
@@ -164,6 +186,31 @@ export function deriveCoreRows(fetched: readonly FetchedBlock[]): CoreRows {
           });
         });
       }
+    });
+    rows.blocks.push({
+      number,
+      hash: block.hash,
+      parentHash: block.parentHash,
+      timestamp: Number(block.timestamp),
+      miner: block.miner,
+      gasUsed: dec(block.gasUsed)!,
+      gasLimit: dec(block.gasLimit)!,
+      baseFeePerGas: dec(block.baseFeePerGas),
+      size: num(block.size),
+      transactionCount: block.transactions.length,
+      nonce: block.nonce ?? null,
+      difficulty: dec(block.difficulty),
+      totalDifficulty: dec(block.totalDifficulty),
+      extraData: block.extraData ?? null,
+      stateRoot: block.stateRoot ?? null,
+      blobGasUsed: dec(block.blobGasUsed),
+      excessBlobGas: dec(block.excessBlobGas),
+      uncles: block.uncles ?? [],
+      withdrawalsCount: block.withdrawals ? block.withdrawals.length : null,
+      transactionFees: fees.toString(),
+      burntFees: baseFee == null ? null : (BigInt(block.gasUsed) * baseFee).toString(),
+      priorityFees: baseFee == null ? null : tips.toString(),
+      tracesIndexed: calls != null,
     });
   }
   return rows;

@@ -1,6 +1,6 @@
 import type { Hash } from "viem";
 import { fromByteaOrNull } from "../../db/bytes.js";
-import type { CoinBalanceRow, DailyRow } from "./queries.js";
+import type { CoinBalanceRow, DailyRow } from "./query.js";
 
 /** Blockscout's coin balance history item (frontend type `AddressCoinBalanceHistoryItem`). */
 export type CoinBalanceItem = {

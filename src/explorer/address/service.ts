@@ -2,7 +2,7 @@ import { type Address, getAddress } from "viem";
 import { fromByteaOrNull, toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import { getCoinBalanceSummary } from "../coin-balance/service.js";
-import type { CoinBalanceSummary } from "../coin-balance/views.js";
+import type { CoinBalanceSummary } from "../coin-balance/view.js";
 import {
   TOKEN_COLUMNS,
   type TokenColumns,
@@ -16,7 +16,7 @@ import {
   addressFactsSubquery,
   addressObjectFromColumns,
   NO_VERIFIED_CONTRACTS,
-} from "./loader.js";
+} from "./query.js";
 import type { AddressObject } from "./view.js";
 
 export type AddressDetails = AddressObject &
@@ -42,6 +42,7 @@ type FlagsRow = TokenColumns &
     has_tokens: boolean;
     has_token_transfers: boolean;
     has_validated_blocks: boolean;
+    has_withdrawals: boolean;
   };
 
 /**
@@ -68,6 +69,7 @@ export async function addressDetails(
          (exists (select 1 from token_transfers where from_address = $1)
            or exists (select 1 from token_transfers where to_address = $1)) as has_token_transfers,
          exists (select 1 from blocks where miner = $1) as has_validated_blocks,
+         exists (select 1 from withdrawals where address = $1) as has_withdrawals,
          ${TOKEN_COLUMNS}, o.*
        from (select 1) one left join tokens t on t.address = $1 cross join ${addressFactsSubquery("$1")} o`,
       [a],
@@ -90,7 +92,7 @@ export async function addressDetails(
     has_logs: r.has_logs,
     has_tokens: r.has_tokens,
     has_token_transfers: r.has_token_transfers,
-    has_beacon_chain_withdrawals: false,
+    has_beacon_chain_withdrawals: r.has_withdrawals,
     watchlist_address_id: null,
   };
 }

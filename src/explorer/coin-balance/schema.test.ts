@@ -1,6 +1,6 @@
 import { Value } from "@sinclair/typebox/value";
 import { describe, expect, it } from "vitest";
-import { CoinBalanceByDaySchema, CoinBalanceHistorySchema } from "./coin-balance-history.js";
+import { CoinBalanceByDaySchema, CoinBalanceHistorySchema } from "./schema.js";
 
 // blockscout/frontend mocks/address/coinBalanceHistory.ts (as quoted in the spec notes, §6): what the frontend's
 // `AddressCoinBalanceHistoryResponse` type admits. Our schema must accept it and reject anything else.

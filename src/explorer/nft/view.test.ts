@@ -2,9 +2,7 @@ import type { Address } from "viem";
 import { describe, expect, it } from "vitest";
 import { addressView, unknownAddressFacts } from "../address/view.js";
 import type { NftRow } from "./query.js";
-import { serializeNftPage } from "./serialize.js";
-import type { NftPage } from "./service.js";
-import { nftItemView, pageTokenViews } from "./view.js";
+import { type NftPage, nftItemView, pageTokenViews, serializeNftPage } from "./view.js";
 
 const holder = `0x${"ab".repeat(20)}` as Address;
 const contract = (n: number) => `0x${n.toString(16).padStart(40, "0")}` as Address;

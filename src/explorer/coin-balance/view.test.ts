@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { CoinBalanceRow } from "./queries.js";
-import { blockTimestamp, coinBalanceByDay, coinBalanceHistory, coinBalanceSummary } from "./views.js";
+import type { CoinBalanceRow } from "./query.js";
+import { blockTimestamp, coinBalanceByDay, coinBalanceHistory, coinBalanceSummary } from "./view.js";
 
 const row = (n: number): CoinBalanceRow => ({
   block_number: n,

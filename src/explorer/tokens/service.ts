@@ -2,7 +2,7 @@ import type { Address } from "viem";
 import { fromBytea, toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import type { Gateways, TokenMetadata } from "../../tokens/metadata/index.js";
-import { type AddressDeps, loadAddressObject } from "../address/loader.js";
+import { type AddressDeps, loadAddressObject } from "../address/query.js";
 import type { NftType } from "../nft/params.js";
 import { isUnique, type TokenInstanceObject, tokenInstanceView } from "../nft/view.js";
 import { TOKEN_COLUMNS, type TokenColumns, type TokenObject, tokenFactsFromRow, tokenView } from "./view.js";

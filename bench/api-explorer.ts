@@ -1,0 +1,182 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { loadavg } from "node:os";
+import type { Db } from "../src/db/db.js";
+import { buildApp } from "../src/http/app.js";
+import { BUSY, type DataSet, DB_NAME, openDataSet, QUIET } from "./api-explorer-data.js";
+import { EXPLORER_PAGES, type ExplorerPage } from "./api-explorer-pages.js";
+import { interleavedRounds, median, summarise } from "./api-load.js";
+import { replaceBenchmarkSection } from "./benchmarks-doc.js";
+
+/**
+ * bench:api, explorer part (`npm run bench:api -- explorer`): the busy address's transactions and token transfers,
+ * first page and a deep page (90 % into its list), Lookout against a bare node:http server running the same SQL
+ * statement on the same driver and serialising the rows; and the counters endpoint of the busy address against an
+ * address with one transaction (O(1): equal). Data: `EXPLORER_BENCH_TXS` transactions (default 10,000,000) generated
+ * in SQL (`api-explorer-data.ts`) into database `lookout_bench_explorer_<n>`, kept between runs.
+ */
+const ROUNDS = Number(process.env.EXPLORER_BENCH_ROUNDS ?? 3);
+const MEASURE_MS = 3000;
+const CONCURRENCY = 8;
+
+/** The baseline: node:http, the page's SQL statement, rows serialised as they come (bytea as hex). */
+function baselineServer(db: Db, pages: readonly ExplorerPage[]): Server {
+  const hex = (_k: string, v: unknown) =>
+    v instanceof Uint8Array ? `0x${Buffer.from(v).toString("hex")}` : v instanceof Date ? v.toISOString() : v;
+  return createServer(async (req, res) => {
+    const u = new URL(req.url ?? "/", "http://x");
+    const page = pages.find((p) => `/${p.id}` === u.pathname);
+    if (!page) {
+      res.writeHead(404).end();
+      return;
+    }
+    const rows = await page.baseline(db, u.searchParams);
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ items: rows.slice(0, 50), next: rows.length > 50 }, hex));
+  });
+}
+
+type Combo = { page: string; depth: "first" | "deep"; target: "Lookout" | "baseline"; url: string };
+
+export type ExplorerBenchResult = {
+  data: DataSet;
+  rounds: number;
+  load: { before: number; after: number };
+  rows: Array<Omit<Combo, "url"> & { rps: number; p50: number; p99: number; errors: number }>;
+  pages: Array<{
+    page: string;
+    throughputFirst: number;
+    throughputDeep: number;
+    deepOverFirst: number;
+    baselineDeepOverFirst: number;
+  }>;
+  missing: string[];
+  counters: { busy: number; quiet: number; ratio: number } | null;
+};
+
+export async function runExplorerBench(log: (m: string) => void = console.log): Promise<ExplorerBenchResult> {
+  const { db, data } = await openDataSet(log);
+  const app = await buildApp({ db, config: { bodyLimit: 1e6 }, logger: false });
+  const base = baselineServer(db, EXPLORER_PAGES);
+  try {
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    await new Promise<void>((ok) => base.listen(0, "127.0.0.1", ok));
+    const lookout = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v2`;
+    const baseline = `http://127.0.0.1:${(base.address() as AddressInfo).port}`;
+    const combos: Combo[] = [];
+    const missing: string[] = [];
+    for (const p of EXPLORER_PAGES) {
+      const first = `${lookout}${p.path(BUSY)}`;
+      const probe = await fetch(first);
+      if (probe.status !== 200) {
+        missing.push(`${p.id} (${p.path(BUSY)}: HTTP ${probe.status})`);
+        continue;
+      }
+      const deep = new URLSearchParams(await p.deepCursor(db)).toString();
+      combos.push(
+        { page: p.id, depth: "first", target: "Lookout", url: first },
+        { page: p.id, depth: "first", target: "baseline", url: `${baseline}/${p.id}` },
+        { page: p.id, depth: "deep", target: "Lookout", url: `${first}?${deep}` },
+        { page: p.id, depth: "deep", target: "baseline", url: `${baseline}/${p.id}?${deep}` },
+      );
+    }
+    const counterUrl = (a: string) => `${lookout}/addresses/${a}/counters`;
+    const hasCounters = (await fetch(counterUrl(BUSY))).status === 200;
+    if (!hasCounters) missing.push("counters (/addresses/{h}/counters)");
+    const extra = hasCounters
+      ? [
+          { page: "counters", depth: "first", target: "Lookout", url: counterUrl(BUSY) } as const,
+          { page: "counters", depth: "deep", target: "Lookout", url: counterUrl(QUIET) } as const,
+        ]
+      : [];
+    const all: Combo[] = [...combos, ...extra];
+    const loadBefore = loadavg()[0]!;
+    const runs = await interleavedRounds(
+      all.map((c) => c.url),
+      {
+        rounds: ROUNDS,
+        concurrency: CONCURRENCY,
+        durationMs: MEASURE_MS,
+        onResult: (i, round, r) =>
+          log(
+            `explorer bench: round ${round + 1}, ${all[i]!.page} ${all[i]!.depth} ${all[i]!.target}: ${r.rps.toFixed(0)} req/s`,
+          ),
+      },
+    );
+    const loadAfter = loadavg()[0]!;
+    const rows = all.map((c, i) => ({
+      page: c.page,
+      depth: c.depth,
+      target: c.target,
+      ...summarise(runs[i]!),
+    }));
+    // Ratios per round (the same background load), then the median over rounds.
+    const at = (page: string, depth: string, target: string) =>
+      runs[all.findIndex((c) => c.page === page && c.depth === depth && c.target === target)]!;
+    const perRound = (f: (round: number) => number) => median(Array.from({ length: ROUNDS }, (_, j) => f(j)));
+    const pages = EXPLORER_PAGES.filter((p) => combos.some((c) => c.page === p.id)).map((p) => {
+      const r = (depth: string, target: string) => at(p.id, depth, target);
+      return {
+        page: p.id,
+        throughputFirst: perRound((j) => r("first", "Lookout")[j]!.rps / r("first", "baseline")[j]!.rps),
+        throughputDeep: perRound((j) => r("deep", "Lookout")[j]!.rps / r("deep", "baseline")[j]!.rps),
+        deepOverFirst: perRound((j) => r("deep", "Lookout")[j]!.p50 / r("first", "Lookout")[j]!.p50),
+        baselineDeepOverFirst: perRound(
+          (j) => r("deep", "baseline")[j]!.p50 / r("first", "baseline")[j]!.p50,
+        ),
+      };
+    });
+    const counters = hasCounters
+      ? (() => {
+          const busy = median(at("counters", "first", "Lookout").map((r) => r.p50));
+          const quiet = median(at("counters", "deep", "Lookout").map((r) => r.p50));
+          return { busy, quiet, ratio: busy / quiet };
+        })()
+      : null;
+    const load = { before: loadBefore, after: loadAfter };
+    return { data, rounds: ROUNDS, load, rows, pages, missing, counters };
+  } finally {
+    await app.close();
+    base.close();
+    await db.close();
+  }
+}
+
+/** Replaces the "## Explorer API: address pages" section of docs/benchmarks.md (and only it). */
+export function writeExplorerSection(r: ExplorerBenchResult, machine: string): void {
+  const n = (x: number) => x.toLocaleString("en-US");
+  const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
+  const table = [
+    "| Page | Depth | Server | req/s | p50 ms | p99 ms | errors |",
+    "|---|---|---|---:|---:|---:|---:|",
+    ...r.rows.map(
+      (x) =>
+        `| ${x.page} | ${x.page === "counters" ? (x.depth === "first" ? "busy address" : "1-tx address") : x.depth} | ${x.target} | ${x.rps.toFixed(0)} | ${x.p50.toFixed(1)} | ${x.p99.toFixed(1)} | ${x.errors} |`,
+    ),
+  ].join("\n");
+  const goals = r.pages.map(
+    (p) =>
+      `- ${p.page}: throughput vs baseline first page ${pct(p.throughputFirst)}, deep page ${pct(p.throughputDeep)} (goal ≥ 90 %); ` +
+      `deep/first p50 ${p.deepOverFirst.toFixed(2)} (goal ≤ 1.1; the baseline's own ${p.baselineDeepOverFirst.toFixed(2)}). ` +
+      `Goal ${p.throughputFirst >= 0.9 && p.throughputDeep >= 0.9 && p.deepOverFirst <= 1.1 ? "met" : "not met"} in this run.`,
+  );
+  const section = `## Explorer API: address pages
+
+\`npm run bench:api -- explorer\` (\`bench/api-explorer.ts\`, data \`bench/api-explorer-data.ts\`; size
+\`EXPLORER_BENCH_TXS\`, default 10,000,000). PostgreSQL database \`${DB_NAME}\`: ${n(r.data.transactions)} transactions in
+blocks of 100 over 1,000,000 senders/recipients, ${n(r.data.tokenTransfers)} ERC-20 transfers; the busy address has
+${n(r.data.busyTransactions)} transactions and ${n(r.data.busyTransfers)} token transfers.${r.data.generatedSeconds != null ? ` Generated with SQL \`generate_series\` in ${r.data.generatedSeconds.toFixed(0)} s (indexes dropped during the load and rebuilt).` : ""}
+Lookout (Fastify, validation, views) against a bare node:http server running the same SQL statement on the same driver
+and serialising the raw rows. Deep page: the cursor of the item 90 % into the busy address's list. ${CONCURRENCY}
+keep-alive connections from a separate process, ${MEASURE_MS / 1000} s per measurement after 1 s warm-up, ${r.rounds} rounds
+interleaved and rotated, medians; ${machine}; load average ${r.load.before.toFixed(1)} before, ${r.load.after.toFixed(1)}
+after (the 2 cores were shared with other jobs).
+
+${table}
+
+${goals.join("\n")}
+${r.counters ? `- Counters (one primary-key row of \`address_counters\`): p50 ${r.counters.busy.toFixed(1)} ms for the busy address, ${r.counters.quiet.toFixed(1)} ms for an address with one transaction (ratio ${r.counters.ratio.toFixed(2)}): the statement is one primary-key lookup whatever the history (O(1)); the busy address is measured right after the heaviest combination in every round (the rotation keeps the order), which the difference reflects.` : ""}
+${r.missing.length ? `- Not measured (endpoint absent in this build): ${r.missing.join("; ")}.` : ""}
+`;
+  replaceBenchmarkSection("## Explorer API: address pages", section.replace(/\n{3,}/g, "\n\n"));
+}

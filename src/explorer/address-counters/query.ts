@@ -1,0 +1,25 @@
+import type { Address } from "viem";
+import { toBytea } from "../../db/bytes.js";
+import type { Queryable } from "../../db/db.js";
+
+/** The address_counters row (kept by the indexer; numerics as strings). */
+export type AddressCountersRow = {
+  transactions_count: string;
+  token_transfers_count: string;
+  gas_used: string;
+  validations_count: string;
+  internal_transactions_count: string;
+  logs_count: string;
+  withdrawals_count: string;
+};
+
+/** One primary-key probe; null for an address the index never counted. */
+export async function addressCounters(db: Queryable, address: Address): Promise<AddressCountersRow | null> {
+  const [row] = await db.query<AddressCountersRow>(
+    `select transactions_count::text, token_transfers_count::text, gas_used::text, validations_count::text,
+       internal_transactions_count::text, logs_count::text, withdrawals_count::text
+     from address_counters where address = $1`,
+    [toBytea(address)],
+  );
+  return row ?? null;
+}

@@ -1,0 +1,41 @@
+import type { AddressCountersRow } from "./query.js";
+
+/** Blockscout caps every tab counter at 51 (Counters.address_limited_counters): "50+" is all a tab shows. */
+export const TAB_COUNTER_CAP = 51;
+
+const ZERO: AddressCountersRow = {
+  transactions_count: "0",
+  token_transfers_count: "0",
+  gas_used: "0",
+  validations_count: "0",
+  internal_transactions_count: "0",
+  logs_count: "0",
+  withdrawals_count: "0",
+};
+
+/** The frontend's AddressCounters: decimal strings. */
+export function countersView(r: AddressCountersRow | null) {
+  const c = r ?? ZERO;
+  return {
+    transactions_count: c.transactions_count,
+    token_transfers_count: c.token_transfers_count,
+    gas_usage_count: c.gas_used,
+    validations_count: c.validations_count,
+  };
+}
+
+const capped = (n: string) => Math.min(TAB_COUNTER_CAP, Number(n));
+
+/** The frontend's AddressTabsCounters: numbers capped at 51. */
+export function tabsCountersView(r: AddressCountersRow | null, tokenBalancesCount: number) {
+  const c = r ?? ZERO;
+  return {
+    internal_transactions_count: capped(c.internal_transactions_count),
+    logs_count: capped(c.logs_count),
+    token_balances_count: Math.min(TAB_COUNTER_CAP, tokenBalancesCount),
+    token_transfers_count: capped(c.token_transfers_count),
+    transactions_count: capped(c.transactions_count),
+    validations_count: capped(c.validations_count),
+    withdrawals_count: capped(c.withdrawals_count),
+  };
+}

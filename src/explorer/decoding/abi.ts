@@ -1,0 +1,48 @@
+import type { Abi, Address } from "viem";
+import { fromBytea, toBytea } from "../../db/bytes.js";
+import type { Queryable } from "../../db/db.js";
+
+/**
+ * The ABI of the verified contract at `address` on `chainId` from Lookout's verified-contract store; for a proxy
+ * whose implementation is verified, the implementation's functions are added (Blockscout decodes a proxy's calls
+ * with its implementation's ABI). Null when neither is verified.
+ */
+export async function verifiedAbiFor(
+  db: Queryable,
+  chainId: string | number,
+  address: Address,
+): Promise<Abi | null> {
+  return (await verifiedAbisFor(db, chainId, [address])).get(address.toLowerCase() as Address) ?? null;
+}
+
+/** verifiedAbiFor for several addresses in two statements; keys are lower-case addresses that have an ABI. */
+export async function verifiedAbisFor(
+  db: Queryable,
+  chainId: string | number,
+  addresses: readonly Address[],
+): Promise<Map<Address, Abi>> {
+  const out = new Map<Address, Abi>();
+  const keys = [...new Set(addresses.map((a) => a.toLowerCase()))];
+  if (!keys.length) return out;
+  const proxies = await db.query<{ address: Uint8Array; implementation: Uint8Array }>(
+    `select distinct on (address) address, implementation from address_proxies
+     where address = any($1::bytea[]) order by address, block_number desc`,
+    [keys.map(toBytea)],
+  );
+  const implOf = new Map(proxies.map((p) => [fromBytea(p.address), fromBytea(p.implementation)]));
+  const all = [...new Set([...keys, ...implOf.values()])];
+  const rows = await db.query<{ address: Uint8Array; abi: Abi | null }>(
+    `select v.address, c.abi from verified_contracts v join verified_compilations c on c.id = v.compilation_id
+     where v.chain_id = $2 and v.address = any($1::bytea[])`,
+    [all.map(toBytea), String(chainId)],
+    { prepare: true },
+  );
+  const abiOf = new Map(rows.filter((r) => Array.isArray(r.abi)).map((r) => [fromBytea(r.address), r.abi!]));
+  for (const k of keys) {
+    const own = abiOf.get(k as Address) ?? [];
+    const impl = implOf.get(k as Address);
+    const merged = [...own, ...((impl && abiOf.get(impl)) || [])];
+    if (merged.length) out.set(k as Address, merged);
+  }
+  return out;
+}

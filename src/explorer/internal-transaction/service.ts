@@ -1,0 +1,37 @@
+import type { Address, Hex } from "viem";
+import { loadAddressObjects } from "../address/query.js";
+import { PAGE_SIZE, splitPage } from "../paging.js";
+import type { ExplorerDb } from "../token-transfer/service.js";
+import {
+  addressInternalTxsPage,
+  type InternalTxCursor,
+  type InternalTxDirection,
+  type InternalTxRow,
+  transactionInternalTxsPage,
+} from "./query.js";
+import { internalTxAddresses, internalTxCursor, internalTxView } from "./view.js";
+
+async function page(deps: ExplorerDb, rows: InternalTxRow[], keep: Record<string, unknown> = {}) {
+  const p = splitPage(rows, internalTxCursor, keep);
+  const addresses = await loadAddressObjects(deps.db, internalTxAddresses(p.rows), deps);
+  return { items: p.rows.map((r) => internalTxView(r, addresses)), next_page_params: p.next_page_params };
+}
+
+/**
+ * `/transactions/{hash}/internal-transactions`. A block indexed without traces has no frames: the list is empty,
+ * as Blockscout's is while a block's internal transactions are not fetched.
+ */
+export async function transactionInternalTxs(deps: ExplorerDb, hash: Hex, afterIndex: number | null) {
+  return page(deps, await transactionInternalTxsPage(deps.db, hash, afterIndex, PAGE_SIZE + 1));
+}
+
+/** `/addresses/{h}/internal-transactions` (`filter=from|to`). */
+export async function addressInternalTxs(
+  deps: ExplorerDb,
+  address: Address,
+  direction: InternalTxDirection,
+  before: InternalTxCursor | null,
+) {
+  const rows = await addressInternalTxsPage(deps.db, address, direction, before, PAGE_SIZE + 1);
+  return page(deps, rows, direction ? { filter: direction } : {});
+}

@@ -1,0 +1,72 @@
+import type { Address, Hex } from "viem";
+import { toBytea } from "../../db/bytes.js";
+import type { Queryable } from "../../db/db.js";
+
+export type BlockHit = { number: number; hash: Uint8Array; timestamp: Date };
+export type TxHit = { hash: Uint8Array; timestamp: Date };
+export type TokenHit = {
+  address: Uint8Array;
+  name: string | null;
+  symbol: string | null;
+  type: string | null;
+  total_supply: string | null;
+  holders_count: number | null;
+};
+export type ContractHit = { address: Uint8Array; name: string };
+
+const BLOCK = "select number, hash, timestamp from blocks";
+
+export async function blockByNumberHit(db: Queryable, n: number): Promise<BlockHit[]> {
+  return db.query<BlockHit>(`${BLOCK} where number = $1`, [n]);
+}
+
+export async function blockByHashHit(db: Queryable, hash: Hex): Promise<BlockHit[]> {
+  return db.query<BlockHit>(`${BLOCK} where hash = $1`, [toBytea(hash)]);
+}
+
+export async function transactionHit(db: Queryable, hash: Hex): Promise<TxHit[]> {
+  return db.query<TxHit>(
+    "select t.hash, b.timestamp from transactions t join blocks b on b.number = t.block_number where t.hash = $1",
+    [toBytea(hash)],
+  );
+}
+
+/** Whether the index has seen the address at all (the addresses table of every address seen, by primary key). */
+export async function addressKnown(db: Queryable, address: Address): Promise<boolean> {
+  const rows = await db.query("select 1 from addresses where address = $1", [toBytea(address)]);
+  return rows.length > 0;
+}
+
+const TOKEN = `select address, name, symbol, type, total_supply::text as total_supply, holders_count from tokens`;
+
+export async function tokenByAddress(db: Queryable, address: Address): Promise<TokenHit[]> {
+  return db.query<TokenHit>(`${TOKEN} where address = $1`, [toBytea(address)]);
+}
+
+/**
+ * Tokens whose name or symbol starts with the text (case-insensitive), most holders first, as Blockscout ranks
+ * them. The tokens table is small next to the chain tables; the scan is bounded by it, not by the chain.
+ */
+export async function tokensByName(db: Queryable, text: string, limit: number): Promise<TokenHit[]> {
+  return db.query<TokenHit>(
+    `${TOKEN} where name is not null and symbol is not null and (lower(name) like $1 or lower(symbol) like $1)
+     order by holders_count desc nulls last, address limit $2`,
+    [`${likePrefix(text)}%`, limit],
+  );
+}
+
+/** Verified contracts of the indexed chain whose contract name starts with the text. */
+export async function contractsByName(db: Queryable, text: string, limit: number): Promise<ContractHit[]> {
+  return db.query<ContractHit>(
+    `select v.address, c.contract_name as name from verified_contracts v
+       join verified_compilations c on c.id = v.compilation_id
+     where v.chain_id = (select chain_id from indexer_state where id = 1) and lower(c.contract_name) like $1
+     order by v.address limit $2`,
+    [`${likePrefix(text)}%`, limit],
+  );
+}
+
+/** The text as a literal LIKE prefix (its own % and _ escaped). */
+function likePrefix(text: string): string {
+  return text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+}

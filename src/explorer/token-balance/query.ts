@@ -1,0 +1,57 @@
+import type { Address } from "viem";
+import { toBytea } from "../../db/bytes.js";
+import type { Queryable } from "../../db/db.js";
+import { TOKEN_COLUMNS, type TokenColumns } from "../tokens/view.js";
+
+/** One current token balance as Blockscout keeps it (address_current_token_balances). */
+export type TokenBalanceRow = TokenColumns & {
+  token_address: Uint8Array;
+  token_id: string | null;
+  value: string;
+};
+
+export const TOKEN_TYPES = ["ERC-20", "ERC-721", "ERC-1155", "ERC-404"] as const;
+export type TokenType = (typeof TOKEN_TYPES)[number];
+
+/**
+ * Every current balance of a holder of the given token types, in Blockscout's shapes: fungible balances (ERC-20,
+ * ERC-404's fungible side) per token, ERC-721 as one row per collection whose value is the number of ids held,
+ * ERC-1155 per id. Each part is a range of the holder's primary-key or page index.
+ */
+export function tokenBalances(
+  db: Queryable,
+  holder: Address,
+  types: readonly TokenType[],
+): Promise<TokenBalanceRow[]> {
+  return db.query<TokenBalanceRow>(
+    `select f.token_address, null::text as token_id, f.value::text as value, ${TOKEN_COLUMNS}
+       from token_fungible_balances f join tokens t on t.address = f.token_address
+       where f.holder = $1 and f.value > 0 and t.type = any($2::text[]) and t.type in ('ERC-20', 'ERC-404')
+     union all
+     select h.token_address, null::text, count(*)::text, ${TOKEN_COLUMNS}
+       from token_holdings h join tokens t on t.address = h.token_address
+       where h.holder = $1 and h.token_type = 'ERC-721' and h.value > 0 and 'ERC-721' = any($2::text[])
+       group by h.token_address, t.address
+     union all
+     select h.token_address, h.token_id::text, h.value::text, ${TOKEN_COLUMNS}
+       from token_holdings h join tokens t on t.address = h.token_address
+       where h.holder = $1 and h.token_type = 'ERC-1155' and h.value > 0 and 'ERC-1155' = any($2::text[])`,
+    [toBytea(holder), types],
+  );
+}
+
+/** Number of current balances, counted up to `cap` (Blockscout's tab counters stop at 51). */
+export async function tokenBalancesCountUpTo(db: Queryable, holder: Address, cap: number): Promise<number> {
+  const [row] = await db.query<{ n: number }>(
+    `select count(*)::int as n from (
+       (select 1 from token_fungible_balances where holder = $1 and value > 0 limit $2)
+       union all
+       (select 1 from (select distinct token_address from token_holdings
+          where holder = $1 and token_type = 'ERC-721' and value > 0 limit $2) d)
+       union all
+       (select 1 from token_holdings where holder = $1 and token_type = 'ERC-1155' and value > 0 limit $2)
+     ) x`,
+    [toBytea(holder), cap],
+  );
+  return Math.min(cap, row?.n ?? 0);
+}

@@ -1,0 +1,25 @@
+import type { Address } from "viem";
+import { PAGE_SIZE, splitPage } from "../paging.js";
+import type { ExplorerDb } from "../token-transfer/service.js";
+import { TOKEN_TYPES, type TokenType, tokenBalances } from "./query.js";
+import { afterCursor, type TokensCursor, tokenBalanceView, tokensCursor } from "./view.js";
+
+/** `/addresses/{h}/token-balances`: every current balance, unpaged (Blockscout answers a bare array). */
+export async function addressTokenBalances(deps: ExplorerDb, holder: Address) {
+  return afterCursor(await tokenBalances(deps.db, holder, TOKEN_TYPES), null).map(tokenBalanceView);
+}
+
+/**
+ * `/addresses/{h}/tokens?type=`: paged by (value desc, token, id). A holder's balances are read whole and cut
+ * after the cursor: Lookout keeps no index by value (the number of tokens one address holds bounds the work).
+ */
+export async function addressTokens(
+  deps: ExplorerDb,
+  holder: Address,
+  types: readonly TokenType[] | null,
+  cursor: TokensCursor | null,
+) {
+  const rows = afterCursor(await tokenBalances(deps.db, holder, types ?? TOKEN_TYPES), cursor);
+  const p = splitPage(rows.slice(0, PAGE_SIZE + 1), tokensCursor, types ? { type: types.join(",") } : {});
+  return { items: p.rows.map(tokenBalanceView), next_page_params: p.next_page_params };
+}

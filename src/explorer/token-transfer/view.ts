@@ -1,0 +1,111 @@
+import { type Address, getAddress, type Hex } from "viem";
+import { fromBytea } from "../../db/bytes.js";
+import type { Gateways } from "../../tokens/metadata/index.js";
+import type { AddressObject } from "../address/view.js";
+import { type TokenInstanceObject, tokenInstanceView } from "../nft/view.js";
+import { type TokenObject, tokenFactsFromRow, tokenView } from "../tokens/view.js";
+import type { TokenTransferRow } from "./query.js";
+
+const ZERO = "0x0000000000000000000000000000000000000000";
+
+/** Blockscout's TokenTransferView "token_transfer.json". */
+export type TokenTransferItem = {
+  transaction_hash: Hex;
+  from: AddressObject;
+  to: AddressObject;
+  total: TokenTotal | null;
+  token: TokenObject | null;
+  type: "token_transfer" | "token_burning" | "token_minting" | "token_spawning";
+  timestamp: string;
+  method: string | null;
+  block_hash: Hex;
+  block_number: number;
+  log_index: number;
+  token_type: string | null;
+};
+
+export type TokenTotal =
+  | { value: string; decimals: string | null }
+  | { token_id: string | null; token_instance: TokenInstanceObject | null }
+  | {
+      token_id: string | null;
+      value: string;
+      decimals: string | null;
+      token_instance: TokenInstanceObject | null;
+    };
+
+/** Chain.get_token_transfer_type: the zero address on one side makes it a mint or a burn, on both a spawn. */
+export function transferType(from: string, to: string): TokenTransferItem["type"] {
+  if (to === ZERO) return from === ZERO ? "token_spawning" : "token_burning";
+  return from === ZERO ? "token_minting" : "token_transfer";
+}
+
+/**
+ * TokenTransfer.token_transfer_amount_for_api: value for fungible, id for ERC-721, both for ERC-1155/404 ids; an id
+ * carries its instance (metadata and media; no owner, as in Blockscout's transfer lists).
+ */
+export function transferTotal(
+  type: string | null,
+  r: TokenTransferRow,
+  token: TokenObject | null,
+  gateways: Partial<Gateways>,
+): TokenTotal | null {
+  if (r.token_id === null) return { value: r.amount, decimals: r.t_decimals };
+  const instance = tokenInstanceView({
+    id: r.token_id,
+    metadata: r.metadata,
+    token,
+    unique: type === "ERC-721",
+    owner: null,
+    holder: null,
+    gateways,
+  });
+  if (type === "ERC-721") return { token_id: r.token_id, token_instance: instance };
+  return { token_id: r.token_id, value: r.amount, decimals: r.t_decimals, token_instance: instance };
+}
+
+export type TransferContext = {
+  addresses: ReadonlyMap<Address, AddressObject>;
+  /** Method names of the transfers' transactions, when known. */
+  methods?: ReadonlyMap<Hex, string | null>;
+  gateways?: Partial<Gateways>;
+};
+
+export function tokenTransferView(r: TokenTransferRow, ctx: TransferContext): TokenTransferItem {
+  const from = fromBytea(r.from_address);
+  const to = fromBytea(r.to_address);
+  const tx = fromBytea(r.transaction_hash);
+  const tokenAddress = getAddress(fromBytea(r.token_address));
+  const token = r.t_address ? tokenView(tokenFactsFromRow(tokenAddress, r)) : null;
+  return {
+    transaction_hash: tx,
+    from: ctx.addresses.get(from as Address)!,
+    to: ctx.addresses.get(to as Address)!,
+    total: transferTotal(r.t_type, r, token, ctx.gateways ?? {}),
+    token,
+    type: transferType(from, to),
+    timestamp: r.timestamp.toISOString(),
+    method: ctx.methods?.get(tx) ?? null,
+    block_hash: fromBytea(r.block_hash),
+    block_number: r.block_number,
+    log_index: r.log_index,
+    token_type: r.t_type,
+  };
+}
+
+/** The addresses whose objects a page of transfers needs. */
+export function transferAddresses(rows: readonly TokenTransferRow[]): Address[] {
+  return rows.flatMap((r) => [fromBytea(r.from_address) as Address, fromBytea(r.to_address) as Address]);
+}
+
+/**
+ * Blockscout's cursor of token-transfer lists ({block_number, index}); the row of an ERC-1155 batch is added when
+ * the page ends inside a batch (Lookout keeps one row per id where Blockscout keeps one per log).
+ */
+export function transferCursor(r: TokenTransferRow) {
+  return {
+    block_number: r.block_number,
+    index: r.log_index,
+    ...(r.batch_index > 0 ? { batch_index: r.batch_index } : {}),
+  };
+}

@@ -1,0 +1,161 @@
+import type { Address, Hex } from "viem";
+import { toBytea } from "../../db/bytes.js";
+import type { Queryable } from "../../db/db.js";
+
+/** A transaction with its block's fields and the facts its view needs, as one row (numerics as strings). */
+export type TransactionRow = {
+  hash: Uint8Array;
+  block_number: number;
+  index: number;
+  from_address: Uint8Array;
+  to_address: Uint8Array | null;
+  value: string;
+  nonce: number;
+  gas: string;
+  gas_price: string | null;
+  max_fee_per_gas: string | null;
+  max_priority_fee_per_gas: string | null;
+  type: number;
+  input: Uint8Array;
+  status: number | null;
+  gas_used: string;
+  effective_gas_price: string | null;
+  contract_address: Uint8Array | null;
+  max_fee_per_blob_gas: string | null;
+  blob_gas_used: string | null;
+  blob_gas_price: string | null;
+  blob_versioned_hashes: Uint8Array[] | null;
+  timestamp: Date;
+  base_fee_per_gas: string | null;
+  /** The top-level call frame's error and output; `traced` false when the block's frames were not indexed. */
+  traced: boolean;
+  error: string | null;
+  output: Uint8Array | null;
+  internal_error: boolean;
+  has_token_transfers: boolean;
+  creates_token: boolean;
+};
+
+/**
+ * Columns of TransactionRow for a `transactions t join blocks b` statement. The frame and token lookups are each
+ * one primary-key probe ((block_number, transaction_index, index) of internal_transactions, the block's range of
+ * token_transfers).
+ */
+const COLUMNS = `t.hash, t.block_number, t.index, t.from_address, t.to_address, t.value::text as value, t.nonce,
+  t.gas::text as gas, t.gas_price::text as gas_price, t.max_fee_per_gas::text as max_fee_per_gas,
+  t.max_priority_fee_per_gas::text as max_priority_fee_per_gas, t.type, t.input, t.status, t.gas_used::text as gas_used,
+  t.effective_gas_price::text as effective_gas_price, t.contract_address,
+  t.max_fee_per_blob_gas::text as max_fee_per_blob_gas, t.blob_gas_used::text as blob_gas_used,
+  t.blob_gas_price::text as blob_gas_price, t.blob_versioned_hashes,
+  b.timestamp, b.base_fee_per_gas::text as base_fee_per_gas,
+  b.internal_transactions_indexed as traced, f.error, f.output,
+  exists (select 1 from internal_transactions e where e.block_number = t.block_number
+    and e.transaction_index = t.index and e.index > 0 and e.error is not null) as internal_error,
+  exists (select 1 from token_transfers x where x.block_number = t.block_number
+    and x.transaction_hash = t.hash) as has_token_transfers,
+  t.contract_address is not null and exists (select 1 from tokens k where k.address = t.contract_address) as creates_token`;
+
+const FROM = `join blocks b on b.number = t.block_number
+  left join internal_transactions f on f.block_number = t.block_number and f.transaction_index = t.index and f.index = 0`;
+
+/** Keyset cursor of transaction lists: (block_number, index), newest first. */
+export type TxCursor = { blockNumber: number; index: number };
+
+export async function transactionByHash(db: Queryable, hash: Hex): Promise<TransactionRow | null> {
+  const rows = await db.query<TransactionRow>(
+    `select ${COLUMNS} from transactions t ${FROM} where t.hash = $1`,
+    [toBytea(hash)],
+  );
+  return rows[0] ?? null;
+}
+
+function cursorCondition(c: TxCursor | null, params: unknown[]): string {
+  if (!c) return "";
+  params.push(c.blockNumber, c.index);
+  return ` and (t.block_number, t.index) < ($${params.length - 1}, $${params.length})`;
+}
+
+/** All validated transactions, newest first: a backward scan of the (block_number, index) unique index. */
+export async function transactionsPage(db: Queryable, cursor: TxCursor | null, limit: number) {
+  const params: unknown[] = [limit];
+  const where = cursorCondition(cursor, params);
+  return db.query<TransactionRow>(
+    `select ${COLUMNS} from (select * from transactions t where true${where}
+       order by t.block_number desc, t.index desc limit $1) t ${FROM}
+     order by t.block_number desc, t.index desc`,
+    params,
+  );
+}
+
+/** The transactions of one block in index order (Blockscout lists a block's transactions ascending). */
+export async function blockTransactionsPage(
+  db: Queryable,
+  blockNumber: number,
+  afterIndex: number | null,
+  limit: number,
+) {
+  return db.query<TransactionRow>(
+    `select ${COLUMNS} from (select * from transactions t where t.block_number = $1 and t.index > $2
+       order by t.index limit $3) t ${FROM} order by t.index`,
+    [blockNumber, afterIndex ?? -1, limit],
+  );
+}
+
+export type AddressTxFilter = "to" | "from" | null;
+
+/**
+ * Transactions from, to, or creating `address`, newest first. Each side is its own range scan of its index
+ * (from_address / to_address, block_number desc, index desc; contract_creations by address) limited to the page,
+ * merged and cut to the page: the cost of a page does not grow with its depth.
+ */
+export async function addressTransactionsPage(
+  db: Queryable,
+  address: Address,
+  filter: AddressTxFilter,
+  cursor: TxCursor | null,
+  limit: number,
+) {
+  const params: unknown[] = [toBytea(address), limit];
+  const where = cursorCondition(cursor, params);
+  const side = (col: string) =>
+    `(select t.hash, t.block_number, t.index from transactions t where t.${col} = $1${where}
+      order by t.block_number desc, t.index desc limit $2)`;
+  const sides: string[] = [];
+  if (filter !== "to") sides.push(side("from_address"));
+  if (filter !== "from") {
+    sides.push(side("to_address"));
+    sides.push(`(select t.hash, t.block_number, t.index from contract_creations c
+      join transactions t on t.hash = c.transaction_hash
+      where c.address = $1 and c.kind = 'transaction'${where} order by t.block_number desc, t.index desc limit $2)`);
+  }
+  return db.query<TransactionRow>(
+    `select ${COLUMNS} from (select distinct on (block_number, index) hash from (${sides.join(" union all ")}) s
+       order by block_number desc, index desc limit $2) p
+     join transactions t on t.hash = p.hash ${FROM}
+     order by t.block_number desc, t.index desc`,
+    params,
+  );
+}
+
+/** The number of the newest indexed block (confirmations are counted from it). */
+export async function headBlockNumber(db: Queryable): Promise<number | null> {
+  const rows = await db.query<{ n: number | null }>("select max(number) as n from blocks");
+  return rows[0]?.n ?? null;
+}
+
+/** Blockscout's AverageBlockTime in milliseconds: the mean gap over the newest 100 blocks (0 with fewer than 2). */
+export async function averageBlockTimeMs(db: Queryable): Promise<number> {
+  const rows = await db.query<{ n: string; first: Date | null; last: Date | null }>(
+    `select count(*)::text as n, min(timestamp) as first, max(timestamp) as last
+     from (select timestamp from blocks order by number desc limit 101) b`,
+  );
+  const r = rows[0];
+  if (!r || Number(r.n) < 2 || !r.first || !r.last) return 0;
+  return Math.round((r.last.getTime() - r.first.getTime()) / (Number(r.n) - 1));
+}
+
+/** The chain id of the index, for the verified-contract store's lookups. */
+export async function indexedChainId(db: Queryable): Promise<string | null> {
+  const rows = await db.query<{ chain_id: number }>("select chain_id from indexer_state where id = 1");
+  return rows[0] ? String(rows[0].chain_id) : null;
+}

@@ -1,0 +1,76 @@
+import { Type } from "@sinclair/typebox";
+import { AddressParamSchema, OrNull } from "../address/schema.js";
+
+const Hash = Type.String({ pattern: "^0x[0-9a-f]{64}$" });
+const Wei = Type.String({ pattern: "^-?[0-9]+$" });
+
+/** The frontend's DecodedInput (decodedInput.ts). */
+export const DecodedInputSchema = Type.Object({
+  method_call: Type.String(),
+  method_id: Type.String(),
+  parameters: Type.Array(Type.Object({ name: Type.String(), type: Type.String(), value: Type.Unknown() })),
+});
+
+/** The frontend's Transaction (transaction.ts, v2.0.3): every required member with its type. */
+export const TransactionSchema = Type.Object({
+  to: OrNull(AddressParamSchema),
+  created_contract: OrNull(AddressParamSchema),
+  hash: Hash,
+  result: Type.String(),
+  confirmations: Type.Integer({ minimum: 0 }),
+  status: Type.Union([Type.Literal("ok"), Type.Literal("error"), Type.Null()]),
+  block_number: OrNull(Type.Integer()),
+  timestamp: OrNull(Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$" })),
+  confirmation_duration: OrNull(Type.Array(Type.Number())),
+  from: AddressParamSchema,
+  value: Wei,
+  fee: Type.Object({ type: Type.String(), value: OrNull(Wei) }),
+  gas_price: OrNull(Wei),
+  type: OrNull(Type.Integer()),
+  gas_used: OrNull(Wei),
+  gas_limit: Wei,
+  max_fee_per_gas: OrNull(Wei),
+  max_priority_fee_per_gas: OrNull(Wei),
+  priority_fee: OrNull(Wei),
+  base_fee_per_gas: OrNull(Wei),
+  transaction_burnt_fee: OrNull(Wei),
+  nonce: Type.Integer(),
+  position: OrNull(Type.Integer()),
+  revert_reason: OrNull(Type.Union([Type.Object({ raw: OrNull(Type.String()) }), DecodedInputSchema])),
+  raw_input: Type.String({ pattern: "^0x[0-9a-f]*$" }),
+  decoded_input: OrNull(DecodedInputSchema),
+  token_transfers: OrNull(Type.Array(Type.Unknown())),
+  // Blockscout sends null in lists (no preview loaded), a boolean on the details page.
+  token_transfers_overflow: OrNull(Type.Boolean()),
+  exchange_rate: OrNull(Type.String()),
+  method: OrNull(Type.String()),
+  transaction_types: Type.Array(Type.String()),
+  transaction_tag: OrNull(Type.String()),
+  actions: Type.Array(Type.Unknown()),
+  has_error_in_internal_transactions: OrNull(Type.Boolean()),
+});
+
+const page = <C extends ReturnType<typeof Type.Object>>(cursor: C) =>
+  Type.Object({ items: Type.Array(TransactionSchema), next_page_params: OrNull(cursor) });
+
+const TxCursor = { block_number: Type.Integer(), index: Type.Integer(), items_count: Type.Integer() };
+
+/** TransactionsResponseValidated / AddressTransactionsResponse / BlockTransactionsResponse. */
+export const TransactionsPageSchema = page(Type.Object(TxCursor));
+export const TransactionListSchema = Type.Array(TransactionSchema);
+
+/** RawTrace[] (rawTrace.ts): the members every frame has. */
+export const RawTraceSchema = Type.Array(
+  Type.Object({
+    action: Type.Object({ from: Type.String(), gas: Type.String(), value: Type.String() }),
+    subtraces: Type.Integer(),
+    traceAddress: Type.Array(Type.Integer()),
+    type: Type.String(),
+  }),
+);
+
+/** TxStateChanges (txStateChanges.ts). */
+export const StateChangesSchema = Type.Object({
+  items: Type.Array(Type.Unknown()),
+  next_page_params: OrNull(Type.Object({})),
+});

@@ -1,0 +1,135 @@
+import type { Address, Hex } from "viem";
+import { fromBytea } from "../../db/bytes.js";
+import type { Queryable } from "../../db/db.js";
+import { type AddressDeps, loadAddressObjects } from "../address/query.js";
+import { verifiedAbisFor } from "../decoding/abi.js";
+import { type DecodedInput, decodeFunctionInput } from "../decoding/function-input.js";
+import { PAGE_SIZE, splitPage } from "../paging.js";
+import {
+  type AddressTxFilter,
+  addressTransactionsPage,
+  averageBlockTimeMs,
+  blockTransactionsPage,
+  headBlockNumber,
+  indexedChainId,
+  type TransactionRow,
+  type TxCursor,
+  transactionByHash,
+  transactionsPage,
+} from "./query.js";
+import {
+  type TransactionContext,
+  type TransactionObject,
+  transactionAddresses,
+  transactionView,
+} from "./view.js";
+
+export type TransactionDeps = AddressDeps & { db: Queryable };
+
+/** Decoded inputs of the rows whose callee has a verified ABI (its own or its implementation's). */
+async function decodeInputs(db: Queryable, rows: readonly TransactionRow[]): Promise<Map<Hex, DecodedInput>> {
+  const out = new Map<Hex, DecodedInput>();
+  const calls = rows.filter((r) => r.to_address && r.input.length >= 4);
+  if (!calls.length) return out;
+  const chainId = await indexedChainId(db);
+  if (chainId === null) return out;
+  const abis = await verifiedAbisFor(
+    db,
+    chainId,
+    calls.map((r) => fromBytea(r.to_address!) as Address),
+  );
+  for (const r of calls) {
+    const abi = abis.get(fromBytea(r.to_address!) as Address);
+    const d = abi ? decodeFunctionInput(abi, fromBytea(r.input)) : null;
+    if (d) out.set(fromBytea(r.hash), d);
+  }
+  return out;
+}
+
+/** Everything the views of these rows share, loaded with a few set-based queries. */
+export async function transactionContext(
+  deps: TransactionDeps,
+  rows: readonly TransactionRow[],
+): Promise<TransactionContext> {
+  const [head, avg, addresses, decoded] = await Promise.all([
+    headBlockNumber(deps.db),
+    averageBlockTimeMs(deps.db),
+    loadAddressObjects(deps.db, transactionAddresses(rows), deps),
+    decodeInputs(deps.db, rows),
+  ]);
+  return { head: head ?? 0, averageBlockTimeMs: avg, addresses, decoded };
+}
+
+export async function renderTransactions(
+  deps: TransactionDeps,
+  rows: readonly TransactionRow[],
+): Promise<TransactionObject[]> {
+  if (!rows.length) return [];
+  const ctx = await transactionContext(deps, rows);
+  return rows.map((r) => transactionView(r, ctx));
+}
+
+export type TokenTransfersOfTransaction = (
+  hash: Hex,
+  blockNumber: number,
+) => Promise<{ items: unknown[]; overflow: boolean }>;
+
+/** `/transactions/{hash}`: null when the hash is not indexed (404). */
+export async function transactionDetails(
+  deps: TransactionDeps & { tokenTransfers?: TokenTransfersOfTransaction },
+  hash: Hex,
+): Promise<TransactionObject | null> {
+  const row = await transactionByHash(deps.db, hash);
+  if (!row) return null;
+  const [ctx, tokenTransfers] = await Promise.all([
+    transactionContext(deps, [row]),
+    deps.tokenTransfers ? deps.tokenTransfers(hash, row.block_number) : Promise.resolve(undefined),
+  ]);
+  return transactionView(row, { ...ctx, ...(tokenTransfers ? { tokenTransfers } : {}) });
+}
+
+const txCursor = (r: TransactionRow) => ({ block_number: r.block_number, index: r.index });
+
+export type TransactionsPage<C> = { items: TransactionObject[]; next_page_params: C | null };
+
+async function page<C extends Record<string, unknown>>(
+  deps: TransactionDeps,
+  rows: TransactionRow[],
+  cursor: (r: TransactionRow) => C,
+  keep: Record<string, unknown> = {},
+) {
+  const p = splitPage(rows, cursor, keep);
+  return { items: await renderTransactions(deps, p.rows), next_page_params: p.next_page_params };
+}
+
+/** `/transactions?filter=validated` (the default). `filter` stays in next_page_params, as Blockscout keeps it. */
+export async function validatedTransactions(deps: TransactionDeps, cursor: TxCursor | null, filter?: string) {
+  const rows = await transactionsPage(deps.db, cursor, PAGE_SIZE + 1);
+  return page(deps, rows, txCursor, filter ? { filter } : {});
+}
+
+/** `/blocks/{n}/transactions`. */
+export async function blockTransactions(
+  deps: TransactionDeps,
+  blockNumber: number,
+  afterIndex: number | null,
+) {
+  const rows = await blockTransactionsPage(deps.db, blockNumber, afterIndex, PAGE_SIZE + 1);
+  return page(deps, rows, txCursor);
+}
+
+/** `/addresses/{h}/transactions` (`filter=to|from`). */
+export async function addressTransactions(
+  deps: TransactionDeps,
+  address: Address,
+  filter: AddressTxFilter,
+  cursor: TxCursor | null,
+) {
+  const rows = await addressTransactionsPage(deps.db, address, filter, cursor, PAGE_SIZE + 1);
+  return page(deps, rows, txCursor, filter ? { filter } : {});
+}
+
+/** The newest `n` transactions (home page). */
+export async function recentTransactions(deps: TransactionDeps, n: number) {
+  return renderTransactions(deps, await transactionsPage(deps.db, null, n));
+}

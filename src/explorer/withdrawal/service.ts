@@ -1,0 +1,32 @@
+import type { Address, Hex } from "viem";
+import { fromBytea } from "../../db/bytes.js";
+import { loadAddressObjects } from "../address/query.js";
+import { PAGE_SIZE, splitPage } from "../paging.js";
+import type { ExplorerDb } from "../token-transfer/service.js";
+import { addressWithdrawalsPage, blockNumberOf, blockWithdrawalsPage } from "./query.js";
+import { addressWithdrawalView, blockWithdrawalView, withdrawalCursor } from "./view.js";
+
+/** `/blocks/{number or hash}/withdrawals`; null for a block we have not indexed (404). */
+export async function blockWithdrawals(deps: ExplorerDb, ref: number | Hex, beforeIndex: bigint | null) {
+  const n = await blockNumberOf(deps.db, ref);
+  if (n === null) return null;
+  const p = splitPage(await blockWithdrawalsPage(deps.db, n, beforeIndex, PAGE_SIZE + 1), withdrawalCursor);
+  const addresses = await loadAddressObjects(
+    deps.db,
+    p.rows.map((r) => fromBytea(r.address) as Address),
+    deps,
+  );
+  return {
+    items: p.rows.map((r) => blockWithdrawalView(r, addresses)),
+    next_page_params: p.next_page_params,
+  };
+}
+
+/** `/addresses/{h}/withdrawals`. */
+export async function addressWithdrawals(deps: ExplorerDb, address: Address, beforeIndex: bigint | null) {
+  const p = splitPage(
+    await addressWithdrawalsPage(deps.db, address, beforeIndex, PAGE_SIZE + 1),
+    withdrawalCursor,
+  );
+  return { items: p.rows.map(addressWithdrawalView), next_page_params: p.next_page_params };
+}

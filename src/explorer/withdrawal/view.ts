@@ -1,0 +1,27 @@
+import type { Address } from "viem";
+import { fromBytea } from "../../db/bytes.js";
+import type { AddressObject } from "../address/view.js";
+import type { WithdrawalRow } from "./query.js";
+
+/** WithdrawalView for a block's list (the block is known: receiver instead of block fields). */
+export function blockWithdrawalView(r: WithdrawalRow, addresses: ReadonlyMap<Address, AddressObject>) {
+  return {
+    index: Number(r.index),
+    validator_index: Number(r.validator_index),
+    receiver: addresses.get(fromBytea(r.address) as Address)!,
+    amount: r.amount,
+  };
+}
+
+/** WithdrawalView for an address's list (the receiver is known: block fields instead). */
+export function addressWithdrawalView(r: WithdrawalRow) {
+  return {
+    index: Number(r.index),
+    validator_index: Number(r.validator_index),
+    block_number: r.block_number,
+    amount: r.amount,
+    timestamp: r.timestamp.toISOString(),
+  };
+}
+
+export const withdrawalCursor = (r: WithdrawalRow) => ({ index: Number(r.index) });

@@ -1,0 +1,93 @@
+import { Type } from "@sinclair/typebox";
+import type { FastifyPluginAsync } from "fastify";
+import type { Address, Hex } from "viem";
+import { transactionByHash } from "../../explorer/transaction/query.js";
+import { rawTrace } from "../../explorer/transaction/raw-trace.js";
+import {
+  addressTransactions,
+  type TokenTransfersOfTransaction,
+  transactionDetails,
+  validatedTransactions,
+} from "../../explorer/transaction/service.js";
+import { ADDRESS_HASH_PATTERN, FULL_HASH_PATTERN, NOT_FOUND } from "./errors.js";
+import { type ExplorerRouteOptions, explorerDeps } from "./explorer-deps.js";
+import { PAGING, TX_CURSOR, txCursor } from "./paging.js";
+
+const TxParams = Type.Object({ transaction_hash_param: Type.String({ pattern: FULL_HASH_PATTERN }) });
+const AddressParams = Type.Object({ address_hash_param: Type.String({ pattern: ADDRESS_HASH_PATTERN }) });
+const TxsQuery = Type.Object({
+  filter: Type.Optional(Type.Union([Type.Literal("validated"), Type.Literal("pending")])),
+  type: Type.Optional(Type.String()),
+  method: Type.Optional(Type.String()),
+  ...TX_CURSOR,
+  ...PAGING,
+});
+const AddressTxsQuery = Type.Object({
+  filter: Type.Optional(Type.Union([Type.Literal("to"), Type.Literal("from")])),
+  ...TX_CURSOR,
+  ...PAGING,
+});
+
+type TxsQueryT = { filter?: string; block_number?: number; index?: number };
+
+export type TransactionRouteOptions = ExplorerRouteOptions & {
+  /** The token-transfer preview of a transaction's details (the token-transfer views live with their resource). */
+  tokenTransfers?: TokenTransfersOfTransaction;
+};
+
+/** /transactions, /transactions/{hash} and its raw-trace, state-changes, summary; /addresses/{h}/transactions. */
+export const transactionRoutes: FastifyPluginAsync<TransactionRouteOptions> = async (app, opts) => {
+  const deps = {
+    ...explorerDeps(opts),
+    ...(opts.tokenTransfers ? { tokenTransfers: opts.tokenTransfers } : {}),
+  };
+  const hashOf = (req: { params: unknown }) =>
+    (req.params as { transaction_hash_param: string }).transaction_hash_param.toLowerCase() as Hex;
+
+  app.get("/transactions", { schema: { querystring: TxsQuery, tags: ["transactions"] } }, async (req) => {
+    const q = req.query as TxsQueryT;
+    // Lookout indexes blocks, not the mempool: there are no pending transactions to list.
+    if (q.filter === "pending") return { items: [], next_page_params: null };
+    return validatedTransactions(deps, txCursor(q), q.filter);
+  });
+  app.get(
+    "/transactions/:transaction_hash_param",
+    { schema: { params: TxParams, tags: ["transactions"] } },
+    async (req, reply) => (await transactionDetails(deps, hashOf(req))) ?? reply.code(404).send(NOT_FOUND),
+  );
+  app.get(
+    "/transactions/:transaction_hash_param/raw-trace",
+    { schema: { params: TxParams, tags: ["transactions"] } },
+    async (req, reply) => (await rawTrace(deps.db, hashOf(req))) ?? reply.code(404).send(NOT_FOUND),
+  );
+  app.get(
+    "/transactions/:transaction_hash_param/state-changes",
+    { schema: { params: TxParams, querystring: Type.Object(PAGING), tags: ["transactions"] } },
+    async (req, reply) => {
+      if (!(await transactionByHash(deps.db, hashOf(req)))) return reply.code(404).send(NOT_FOUND);
+      // Balances are stored per block, not per transaction: no before/after of a single transaction to show.
+      return { items: [], next_page_params: null };
+    },
+  );
+  app.get(
+    "/transactions/:transaction_hash_param/summary",
+    { schema: { params: TxParams, tags: ["transactions"] } },
+    // Blockscout's answer when its transaction interpretation service is not configured; Lookout has none.
+    async (_req, reply) =>
+      reply.code(403).send({ message: "Transaction Interpretation Service is disabled" }),
+  );
+  app.get(
+    "/addresses/:address_hash_param/transactions",
+    { schema: { params: AddressParams, querystring: AddressTxsQuery, tags: ["addresses"] } },
+    async (req) => {
+      const { address_hash_param } = req.params as { address_hash_param: string };
+      const q = req.query as TxsQueryT & { filter?: "to" | "from" };
+      return addressTransactions(
+        deps,
+        address_hash_param.toLowerCase() as Address,
+        q.filter ?? null,
+        txCursor(q),
+      );
+    },
+  );
+};

@@ -1,0 +1,100 @@
+/**
+ * The counter deltas of a block range, computed in SQL from the rows the range's blocks produced. Writing a
+ * batch adds them (after every table of the batch is written); a reorg subtracts them (before any of the
+ * reverted rows is deleted). The same text both ways keeps the two sides exact mirrors of each other.
+ * $1 < block_number <= $2.
+ */
+const inRange = (column: string) => `${column} > $1 and ${column} <= $2`;
+
+/**
+ * One row per (address, kind of fact) in the range: the counters it adds and the block it was seen in.
+ * Internal transactions count as Blockscout lists them: every frame except a transaction's top-level call
+ * (which is the transaction itself).
+ */
+export const ADDRESS_FACTS = `
+  select u.a as address, t.block_number as block, 1 as txs, 0 as transfers, 0::numeric as gas, 0 as validations,
+         0 as internals, 0 as logs, 0 as withdrawals
+  from transactions t,
+    lateral (select distinct a from unnest(array[t.from_address, t.to_address,
+      case when t.status is distinct from 0 then t.contract_address end]) a where a is not null) u
+  where ${inRange("t.block_number")}
+  union all
+  select from_address, block_number, 0, 0, gas_used, 0, 0, 0, 0 from transactions where ${inRange("block_number")}
+  union all
+  select miner, number, 0, 0, 0, 1, 0, 0, 0 from blocks where ${inRange("number")}
+  union all
+  select u.a, x.block_number, 0, 1, 0, 0, 0, 0, 0
+  from token_transfers x, lateral (select distinct a from unnest(array[x.from_address, x.to_address]) a) u
+  where ${inRange("x.block_number")}
+  union all
+  select u.a, x.block_number, 0, 0, 0, 0, 1, 0, 0
+  from internal_transactions x,
+    lateral (select distinct a from unnest(array[x.from_address, x.to_address, x.created_contract_address]) a
+             where a is not null) u
+  where ${inRange("x.block_number")} and (x.type <> 'call' or x.index > 0)
+  union all
+  select address, block_number, 0, 0, 0, 0, 0, 1, 0 from logs where ${inRange("block_number")}
+  union all
+  select address, block_number, 0, 0, 0, 0, 0, 0, 1 from withdrawals where ${inRange("block_number")}`;
+
+const COUNTER_COLUMNS = [
+  ["transactions_count", "txs"],
+  ["token_transfers_count", "transfers"],
+  ["gas_used", "gas"],
+  ["validations_count", "validations"],
+  ["internal_transactions_count", "internals"],
+  ["logs_count", "logs"],
+  ["withdrawals_count", "withdrawals"],
+] as const;
+
+/** Upsert of the per-address deltas of `facts` times $3 (1 or -1). */
+const UPSERT_FROM_FACTS = `
+  insert into address_counters (address, ${COUNTER_COLUMNS.map(([c]) => c).join(", ")})
+  select address, ${COUNTER_COLUMNS.map(([, f]) => `$3::int * sum(${f})`).join(", ")}
+  from facts group by address
+  on conflict (address) do update set
+    ${COUNTER_COLUMNS.map(([c]) => `${c} = address_counters.${c} + excluded.${c}`).join(",\n    ")}`;
+
+/**
+ * Writing a batch ($3 = 1): the facts are gathered once and feed both the per-address counters and the first
+ * sightings (`addresses`), whose number of new rows goes to the 'addresses' chain counter. One statement
+ * (PostgreSQL runs a data-modifying WITH part exactly once whether or not the main query reads it).
+ */
+export const ADD_ADDRESS_FACTS = `
+  with facts as (${ADDRESS_FACTS}),
+  counted as (${UPSERT_FROM_FACTS}),
+  added as (
+    insert into addresses (address, first_block)
+    select address, min(block) from facts group by address
+    on conflict (address) do nothing
+    returning 1)
+  insert into chain_counters (name, value)
+  select 'addresses', count(*) from added
+  on conflict (name) do update set value = chain_counters.value + excluded.value`;
+
+/** Reverting ($3 = -1): subtracts, and returns the addresses whose counters all reached 0. */
+export const SUBTRACT_ADDRESS_FACTS = `
+  with facts as (${ADDRESS_FACTS})
+  ${UPSERT_FROM_FACTS}
+  returning address, (${COUNTER_COLUMNS.map(([c]) => `address_counters.${c} = 0`).join(" and ")}) as empty`;
+
+/** Chain-wide deltas of the range times $3. */
+export const UPSERT_CHAIN_COUNTERS = `
+  insert into chain_counters (name, value)
+  select name, $3::int * v from (values
+    ('blocks', (select count(*) from blocks where ${inRange("number")})),
+    ('transactions', (select count(*) from transactions where ${inRange("block_number")})),
+    ('gas_used', (select coalesce(sum(gas_used), 0) from blocks where ${inRange("number")})),
+    ('token_transfers', (select count(*) from token_transfers where ${inRange("block_number")})),
+    ('internal_transactions', (select count(*) from internal_transactions
+       where ${inRange("block_number")} and (type <> 'call' or index > 0))),
+    ('logs', (select count(*) from logs where ${inRange("block_number")})),
+    ('withdrawals', (select count(*) from withdrawals where ${inRange("block_number")}))
+  ) as d(name, v)
+  on conflict (name) do update set value = chain_counters.value + excluded.value`;
+
+/** Addresses first seen above the ancestor are forgotten (seen again when their blocks come back). */
+export const DELETE_ADDRESSES = `
+  with gone as (delete from addresses where first_block > $1 returning 1)
+  insert into chain_counters (name, value) values ('addresses', -(select count(*) from gone))
+  on conflict (name) do update set value = chain_counters.value + excluded.value`;

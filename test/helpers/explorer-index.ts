@@ -1,0 +1,139 @@
+import { fromBytea } from "../../src/db/bytes.js";
+import type { Db } from "../../src/db/db.js";
+import { blockRewardsExtension } from "../../src/indexer/block-rewards/extension.js";
+import { countersExtension } from "../../src/indexer/counters/extension.js";
+import type { IndexerExtension } from "../../src/indexer/extension.js";
+import { internalTransactionsExtension } from "../../src/indexer/internal-transactions/extension.js";
+import { createTokensExtension } from "../../src/indexer/tokens/extension.js";
+import { withdrawalsExtension } from "../../src/indexer/withdrawals/extension.js";
+
+/** The explorer's indexer parts in production order (token transfers feed the counters), without background workers. */
+export function explorerExtensions(): IndexerExtension[] {
+  return [
+    createTokensExtension(),
+    internalTransactionsExtension(),
+    withdrawalsExtension(),
+    blockRewardsExtension(),
+    countersExtension(),
+  ];
+}
+
+export const EXPLORER_TABLES = [
+  "internal_transactions",
+  "address_counters",
+  "chain_counters",
+  "addresses",
+  "withdrawals",
+  "block_rewards",
+  "token_transfers",
+];
+
+type Counters = Record<string, Record<string, string>>;
+
+const hex = (v: Uint8Array) => fromBytea(v);
+
+/**
+ * Every counter recomputed from scratch over whole tables, written independently of the incremental SQL
+ * (distinct counts by key rather than per-row deltas), to compare with what the indexer kept.
+ */
+export async function recomputedCounters(
+  db: Db,
+): Promise<{ address: Counters; chain: Record<string, string> }> {
+  const address: Counters = {};
+  const put = (rows: Array<{ a: Uint8Array; n: string | number }>, field: string) => {
+    for (const r of rows) {
+      const k = hex(r.a);
+      address[k] ??= {};
+      address[k][field] = String(r.n);
+    }
+  };
+  put(
+    await db.query(
+      `select a, count(distinct hash) as n from (
+         select from_address a, hash from transactions
+         union all select to_address, hash from transactions where to_address is not null
+         union all select contract_address, hash from transactions where contract_address is not null and status <> 0
+       ) x group by a`,
+    ),
+    "transactions_count",
+  );
+  put(
+    await db.query(
+      `select a, count(distinct (block_number, log_index, batch_index)) as n from (
+         select from_address a, block_number, log_index, batch_index from token_transfers
+         union all select to_address, block_number, log_index, batch_index from token_transfers
+       ) x group by a`,
+    ),
+    "token_transfers_count",
+  );
+  put(
+    await db.query("select from_address a, sum(gas_used) as n from transactions group by from_address"),
+    "gas_used",
+  );
+  put(await db.query("select miner a, count(*) as n from blocks group by miner"), "validations_count");
+  put(
+    await db.query(
+      `select a, count(distinct (block_number, transaction_index, index)) as n from (
+         select from_address a, block_number, transaction_index, index, type from internal_transactions
+         union all select to_address, block_number, transaction_index, index, type from internal_transactions
+           where to_address is not null
+         union all select created_contract_address, block_number, transaction_index, index, type
+           from internal_transactions where created_contract_address is not null
+       ) x where not (type = 'call' and index = 0) group by a`,
+    ),
+    "internal_transactions_count",
+  );
+  put(await db.query("select address a, count(*) as n from logs group by address"), "logs_count");
+  put(
+    await db.query("select address a, count(*) as n from withdrawals group by address"),
+    "withdrawals_count",
+  );
+  const fields = [
+    "transactions_count",
+    "token_transfers_count",
+    "gas_used",
+    "validations_count",
+    "internal_transactions_count",
+    "logs_count",
+    "withdrawals_count",
+  ];
+  for (const v of Object.values(address)) for (const f of fields) v[f] ??= "0";
+  const one = async (sql: string) => String((await db.query<{ n: string }>(sql))[0]!.n);
+  const chain = {
+    blocks: await one("select count(*) as n from blocks"),
+    transactions: await one("select count(*) as n from transactions"),
+    gas_used: await one("select coalesce(sum(gas_used), 0) as n from blocks"),
+    token_transfers: await one("select count(*) as n from token_transfers"),
+    internal_transactions: await one(
+      "select count(*) as n from internal_transactions where not (type = 'call' and index = 0)",
+    ),
+    logs: await one("select count(*) as n from logs"),
+    withdrawals: await one("select count(*) as n from withdrawals"),
+    addresses: String(Object.keys(address).length),
+  };
+  return { address, chain };
+}
+
+/** The counters the indexer kept, in the shape of `recomputedCounters`. */
+export async function storedCounters(db: Db): Promise<{ address: Counters; chain: Record<string, string> }> {
+  const address: Counters = {};
+  for (const r of await db.query<Record<string, unknown> & { address: Uint8Array }>(
+    "select * from address_counters",
+  )) {
+    const { address: a, ...rest } = r;
+    address[hex(a)] = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, String(v)]));
+  }
+  const chain: Record<string, string> = {};
+  for (const r of await db.query<{ name: string; value: string }>("select name, value from chain_counters"))
+    chain[r.name] = String(r.value);
+  return { address, chain };
+}
+
+/** Every address the recomputation saw must be in `addresses`, and no other. */
+export async function addressesMatchCounters(db: Db): Promise<{ missing: number; extra: number }> {
+  const [r] = await db.query<{ missing: string; extra: string }>(
+    `select (select count(*) from address_counters c where not exists (select 1 from addresses a where a.address = c.address)) as missing,
+            (select count(*) from addresses a where not exists (select 1 from address_counters c where c.address = a.address)) as extra`,
+  );
+  return { missing: Number(r!.missing), extra: Number(r!.extra) };
+}
