@@ -5,6 +5,7 @@ import { AddressObjectSchema, NullableString, nullable } from "../address/schema
 export const TokenObjectSchema = Type.Object({
   address_hash: Type.String(),
   circulating_market_cap: NullableString,
+  circulating_supply: NullableString,
   decimals: NullableString,
   exchange_rate: NullableString,
   holders_count: NullableString,
