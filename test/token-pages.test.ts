@@ -1,6 +1,14 @@
+import { Value } from "@sinclair/typebox/value";
 import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRpc } from "../src/chain/rpc.js";
+import {
+  FrontendTokenCounters,
+  FrontendTokenHolders,
+  FrontendTokenInstanceTransfersCount,
+  FrontendTokenInventory,
+  FrontendTokensResponse,
+} from "../src/explorer/token-holders/schema.js";
 import { type App, buildApp } from "../src/http/app.js";
 import { createTokensExtension } from "../src/indexer/tokens/extension.js";
 import { refreshTokenProperties } from "../src/tokens/properties.js";
@@ -27,6 +35,11 @@ describe("token pages: fidelity and counters", () => {
   let indexer: Awaited<ReturnType<typeof createTestIndexer>>;
   const ids721 = [1n, 2n, 3n, 4n];
   const ids1155 = [1n, 2n, 3n];
+  // Coin receivers beyond the accounts (to page the holders list).
+  const many = Array.from(
+    { length: 55 },
+    (_, i) => `0x${(0xbeef00 + i).toString(16).padStart(40, "0")}` as Address,
+  );
 
   const get = async (u: string) => {
     const res = await app.inject(u);
@@ -67,6 +80,7 @@ describe("token pages: fidelity and counters", () => {
     }
     let coinHolders = 0;
     let hybridHolders = 0;
+    for (const a of many) if (word(await read(url, coin, "TestCoin", "balanceOf", [a]))! > 0n) coinHolders++;
     for (const a of acct) {
       for (const id of ids1155)
         if (word(await read(url, multi, "Test1155", "balanceOf", [id, a]))! > 0n) holders[multi]!.add(a);
@@ -210,5 +224,153 @@ describe("token pages: fidelity and counters", () => {
     await invoke(url, A, coin, "TestCoin", "transfer", [D, 1n]);
     await invoke(url, A, multi, "Test1155", "mint", [D, 1n, 2n]);
     await checkCounters();
+  });
+
+  /** Walks a list through next_page_params, checking every page against the frontend's type. */
+  async function walk(path: string, schema: Parameters<typeof Value.Check>[0]) {
+    const items: Array<Record<string, unknown>> = [];
+    let params: Record<string, unknown> | null = {};
+    for (let guard = 0; params && guard < 100; guard++) {
+      const qs = new URLSearchParams(
+        Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]),
+      );
+      const r = await get(`${path}${path.includes("?") ? "&" : "?"}${qs}`);
+      expect(r.status, path).toBe(200);
+      expect(
+        Value.Check(schema, r.body),
+        `${path} ${JSON.stringify([...Value.Errors(schema, r.body)][0])}`,
+      ).toBe(true);
+      items.push(...r.body.items);
+      params = r.body.next_page_params;
+    }
+    return items;
+  }
+
+  it("serves the token pages: holders, counters, inventory, instance holders and transfer counts, the list", async () => {
+    const [A, B, C] = acct as [Address, Address, Address];
+    // Enough to page: 55 coin holders, 60 more NFT ids, 60 ids of one ERC-1155 holder.
+    for (const [i, to] of many.entries())
+      await invoke(url, A, coin, "TestCoin", "transfer", [to, BigInt(1 + (i % 7))]);
+    await invoke(url, A, nft, "TestNft", "mintMany", [C, 100n, 60n]);
+    const ids = Array.from({ length: 60 }, (_, i) => BigInt(200 + i));
+    await invoke(url, A, multi, "Test1155", "mintBatch", [B, ids, ids.map(() => 3n)]);
+    for (let i = 100n; i < 160n; i++) ids721.push(i);
+    for (const id of ids) ids1155.push(id);
+    await checkCounters();
+
+    // Holders equal balanceOf, item for item, across pages.
+    const key = (i: Record<string, unknown>) =>
+      `${(i.address as { hash: string }).hash.toLowerCase()}|${i.token_id ?? ""}|${i.value}`;
+    const coinHolders = (await walk(`/api/v2/tokens/${coin}/holders`, FrontendTokenHolders)).map(key);
+    const coinTruth: string[] = [];
+    for (const a of [...acct, ...many]) {
+      const b = word(await read(url, coin, "TestCoin", "balanceOf", [a]))!;
+      if (b > 0n) coinTruth.push(`${a}||${b}`);
+    }
+    expect(coinHolders.length).toBeGreaterThan(50);
+    expect([...coinHolders].sort()).toEqual(coinTruth.sort());
+    const values = coinHolders.map((k) => BigInt(k.split("|")[2]!));
+    expect(values).toEqual([...values].sort((x, y) => (x < y ? 1 : x > y ? -1 : 0)));
+
+    const nftTruth = new Map<string, number>();
+    for (const id of ids721) {
+      const o = await read(url, nft, "TestNft", "ownerOf", [id]);
+      if (o) nftTruth.set(`0x${o.slice(26)}`, (nftTruth.get(`0x${o.slice(26)}`) ?? 0) + 1);
+    }
+    const nftHolders = await walk(`/api/v2/tokens/${nft}/holders`, FrontendTokenHolders);
+    expect(nftHolders.map(key).sort()).toEqual([...nftTruth].map(([a, n]) => `${a}||${n}`).sort());
+
+    const multiTruth: string[] = [];
+    for (const a of acct)
+      for (const id of ids1155) {
+        const b = word(await read(url, multi, "Test1155", "balanceOf", [id, a]))!;
+        if (b > 0n) multiTruth.push(`${a}|${id}|${b}`);
+      }
+    const multiHolders = await walk(`/api/v2/tokens/${multi}/holders`, FrontendTokenHolders);
+    expect(multiHolders.length).toBeGreaterThan(50);
+    expect(multiHolders.map(key).sort()).toEqual(multiTruth.sort());
+
+    const hybridTruth: string[] = [];
+    for (const a of acct) {
+      const b = word(await read(url, hybrid, "Test404", "erc20BalanceOf", [a]))!;
+      if (b > 0n) hybridTruth.push(`${a}||${b}`);
+    }
+    expect((await walk(`/api/v2/tokens/${hybrid}/holders`, FrontendTokenHolders)).map(key).sort()).toEqual(
+      hybridTruth.sort(),
+    );
+
+    // Counters: the node's holders; transfers as a recount of the events.
+    const counters = await storedAndRecounted();
+    for (const [token, holders] of [
+      [coin, coinTruth.length],
+      [nft, nftTruth.size],
+      [hybrid, hybridTruth.length],
+    ] as const) {
+      const r = await get(`/api/v2/tokens/${token}/counters`);
+      expect(Value.Check(FrontendTokenCounters, r.body)).toBe(true);
+      expect(r.body).toEqual({ token_holders_count: String(holders), transfers_count: counters[token]!.tc });
+    }
+
+    // Inventory: every id ever minted, id descending, owners from ownerOf (a burned id has none).
+    const inventory = await walk(`/api/v2/tokens/${nft}/instances`, FrontendTokenInventory);
+    expect(inventory.map((i) => i.id)).toEqual([...ids721].sort((x, y) => (x < y ? 1 : -1)).map(String));
+    for (const i of inventory) {
+      const o = await read(url, nft, "TestNft", "ownerOf", [BigInt(i.id as string)]);
+      expect((i.owner as { hash: string } | null)?.hash.toLowerCase() ?? null, `id ${i.id}`).toBe(
+        o ? `0x${o.slice(26)}` : null,
+      );
+    }
+
+    // Instance holders and transfer counts.
+    const idHolders = await walk(`/api/v2/tokens/${multi}/instances/1/holders`, FrontendTokenHolders);
+    expect(idHolders.map(key).sort()).toEqual(multiTruth.filter((k) => k.split("|")[1] === "1").sort());
+    const tc = await get(`/api/v2/tokens/${nft}/instances/1/transfers-count`);
+    expect(Value.Check(FrontendTokenInstanceTransfersCount, tc.body)).toBe(true);
+    const [{ n }] = (await t.db.query<{ n: string }>(
+      "select count(*)::text as n from token_transfers where token_address = $1 and token_id = 1",
+      [Buffer.from(nft.slice(2), "hex")],
+    )) as [{ n: string }];
+    expect(tc.body.transfers_count).toBe(Number(n));
+    expect(tc.body.transfers_count).toBe(2);
+
+    // 404s: unknown token, ERC-20 inventory; 422s: malformed input.
+    const unknown = `0x${"ab".repeat(20)}`;
+    for (const u of [
+      `/api/v2/tokens/${unknown}/counters`,
+      `/api/v2/tokens/${unknown}/holders`,
+      `/api/v2/tokens/${coin}/instances`,
+      `/api/v2/tokens/${coin}/instances/1/holders`,
+      `/api/v2/tokens/${coin}/instances/1/transfers-count`,
+    ])
+      expect((await get(u)).status, u).toBe(404);
+    for (const u of [
+      `/api/v2/tokens?type=ERC-999`,
+      `/api/v2/tokens/${nft}/holders?value=x&address_hash=${A}`,
+    ])
+      expect((await get(u)).status, u).toBe(422);
+
+    // The list: holders descending, then name, then address; q and type filter.
+    const list = await walk("/api/v2/tokens", FrontendTokensResponse);
+    const order = list.map((i) => [
+      Number(i.holders_count),
+      i.name,
+      (i.address_hash as string).toLowerCase(),
+    ]);
+    const sorted = [...order].sort(
+      (x, y) =>
+        (y[0] as number) - (x[0] as number) ||
+        (x[1] === null ? 1 : 0) - (y[1] === null ? 1 : 0) ||
+        String(x[1] ?? "").localeCompare(String(y[1] ?? "")) ||
+        String(x[2]).localeCompare(String(y[2])),
+    );
+    expect(order).toEqual(sorted);
+    expect(list).toHaveLength(5);
+    const erc721 = await walk("/api/v2/tokens?type=ERC-721", FrontendTokensResponse);
+    expect(erc721.map((i) => i.type)).toEqual(["ERC-721", "ERC-721"]);
+    const found = await walk("/api/v2/tokens?q=test%20coin", FrontendTokensResponse);
+    expect(found.map((i) => (i.address_hash as string).toLowerCase())).toEqual([coin]);
+    expect((await walk(`/api/v2/tokens?q=${nft}`, FrontendTokensResponse)).map((i) => i.name)).toEqual([
+      "Things",
+    ]);
   });
 });

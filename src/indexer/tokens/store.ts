@@ -4,6 +4,7 @@ import type { Queryable } from "../../db/db.js";
 import { addCounterDeltas, counterDeltas, probeHolders, syncHoldersCount, touchedPairs } from "./counters.js";
 import type { TokenType } from "./decode.js";
 import {
+  type FungibleDelta,
   type HoldingChanges,
   holdingChanges,
   type OwnerKey,
@@ -98,21 +99,29 @@ async function applyChanges(tx: Queryable, c: HoldingChanges): Promise<void> {
       params.slice(0, 4),
     );
   }
-  if (c.fungible.length) {
-    const f = c.fungible;
-    await tx.query(
-      `insert into token_fungible_balances (holder, token_address, value)
-       select * from unnest($1::bytea[], $2::bytea[], $3::numeric[])
-       on conflict (holder, token_address) do update set value = token_fungible_balances.value + excluded.value`,
-      [f.map((d) => toBytea(d.holder)), f.map((d) => toBytea(d.token)), f.map((d) => d.delta.toString())],
-    );
-    await tx.query(
-      `delete from token_fungible_balances b using unnest($1::bytea[], $2::bytea[]) as u(o, a)
-       where b.holder = u.o and b.token_address = u.a and b.value = 0`,
-      [f.map((d) => toBytea(d.holder)), f.map((d) => toBytea(d.token))],
-    );
-  }
+  await addBalances(tx, "token_fungible_balances", c.fungible);
+  await addBalances(tx, "token_erc721_balances", c.erc721Counts ?? []);
   if (c.owners.length) await setOwners(tx, c.owners);
+}
+
+/** Adds per-holder deltas to a (holder, token_address, value) table; rows that reach zero are removed. */
+async function addBalances(
+  tx: Queryable,
+  table: "token_fungible_balances" | "token_erc721_balances",
+  f: FungibleDelta[],
+) {
+  if (!f.length) return;
+  await tx.query(
+    `insert into ${table} (holder, token_address, value)
+     select * from unnest($1::bytea[], $2::bytea[], $3::numeric[])
+     on conflict (holder, token_address) do update set value = ${table}.value + excluded.value`,
+    [f.map((d) => toBytea(d.holder)), f.map((d) => toBytea(d.token)), f.map((d) => d.delta.toString())],
+  );
+  await tx.query(
+    `delete from ${table} b using unnest($1::bytea[], $2::bytea[]) as u(o, a)
+     where b.holder = u.o and b.token_address = u.a and b.value = 0`,
+    [f.map((d) => toBytea(d.holder)), f.map((d) => toBytea(d.token))],
+  );
 }
 
 async function setOwners(tx: Queryable, owners: Array<OwnerKey & { owner: Address | null }>) {
@@ -196,7 +205,7 @@ export async function revertTokenRows(tx: Queryable, ancestor: number): Promise<
     : [];
   const pairs = touchedPairs(removed, restored);
   const before = await probeHolders(tx, pairs);
-  await applyChanges(tx, { holdings: inverse.holdings, fungible: inverse.fungible, owners: [] });
+  await applyChanges(tx, { ...inverse, owners: [] });
   if (keys.length) {
     await tx.query(
       `delete from token_holdings h using unnest($1::bytea[], $2::numeric[]) as u(a, i)
