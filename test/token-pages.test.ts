@@ -372,5 +372,25 @@ describe("token pages: fidelity and counters", () => {
     expect((await walk(`/api/v2/tokens?q=${nft}`, FrontendTokensResponse)).map((i) => i.name)).toEqual([
       "Things",
     ]);
+    // 48 more coins (same name, one holder each): the list pages on the address tiebreak without gaps or repeats.
+    for (let i = 0; i < 48; i++) await deploy(url, A, "TestCoin", [1000n]);
+    await sync();
+    const long = await walk("/api/v2/tokens", FrontendTokensResponse);
+    const addresses = long.map((i) => (i.address_hash as string).toLowerCase());
+    expect(long).toHaveLength(53);
+    expect(new Set(addresses).size).toBe(53);
+    const longOrder = long.map((i) => [
+      Number(i.holders_count),
+      i.name,
+      (i.address_hash as string).toLowerCase(),
+    ]);
+    expect(longOrder).toEqual(
+      [...longOrder].sort(
+        (x, y) =>
+          (y[0] as number) - (x[0] as number) ||
+          String(x[1] ?? "").localeCompare(String(y[1] ?? "")) ||
+          String(x[2]).localeCompare(String(y[2])),
+      ),
+    );
   });
 });
