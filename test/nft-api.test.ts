@@ -131,7 +131,8 @@ describe("GET /api/v2/addresses/{h}/nft", () => {
 
   it("walks every type combination in the fixed order, without duplicates or gaps", async () => {
     for (const s of subsets) {
-      for (const form of [s.join(","), `[${[...s].reverse().join(",")}]`]) {
+      // "[]" is no list of known labels: a 422 upstream (its pattern), so the empty subset is only "".
+      for (const form of s.length ? [s.join(","), `[${[...s].reverse().join(",")}]`] : [""]) {
         const { items, pages } = await walkNft(app, holder, form);
         const got = items.map((i) => `${i.token_type}|${i.token.address_hash.toLowerCase()}|${i.id}`);
         const want = s.length ? expected.filter((e) => s.includes(e.split("|")[0]!)) : expected;
@@ -167,7 +168,7 @@ describe("GET /api/v2/addresses/{h}/nft", () => {
     const { items } = await walkNft(app, holder, "ERC-1155");
     expect(items[0]).toMatchObject({ value: "2", is_unique: false, owner: null });
     const hybrid = (await walkNft(app, holder, "ERC-404")).items[0]!;
-    expect(hybrid).toMatchObject({ value: "1", is_unique: true });
+    expect(hybrid).toMatchObject({ value: (10n ** 18n).toString(), is_unique: true });
     expect((hybrid.token as Record<string, unknown>).decimals).toBe("18");
   });
 

@@ -2,6 +2,7 @@
 pragma solidity ^0.8.20;
 
 import {ERC721} from "@openzeppelin/contracts/token/ERC721/ERC721.sol";
+import {ERC721Enumerable} from "@openzeppelin/contracts/token/ERC721/extensions/ERC721Enumerable.sol";
 import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
 import {ERC1967Proxy} from "@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol";
 import {SampleErc1155, SampleErc404} from "lookout/contracts/SampleTokens.sol";
@@ -73,5 +74,18 @@ contract Malformed {
             // TransferBatch with garbage data
             log4(0, 7, batch, 0, 1, 2)
         }
+    }
+}
+
+/// ERC-721 that tells its total supply (OpenZeppelin ERC721Enumerable).
+contract TestNftSupply is ERC721Enumerable {
+    constructor() ERC721("Counted", "CNT") {}
+
+    function mint(address to, uint256 id) external {
+        _mint(to, id);
+    }
+
+    function burn(uint256 id) external {
+        _burn(id);
     }
 }

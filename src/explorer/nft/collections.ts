@@ -12,7 +12,7 @@ import {
 } from "../tokens/view.js";
 import { NFT_TYPES, type NftType } from "./params.js";
 import { PAGE_SIZE } from "./query.js";
-import { isUnique, type TokenInstanceObject, tokenInstanceView } from "./view.js";
+import { isUnique, nftItemValue, type TokenInstanceObject, tokenInstanceView } from "./view.js";
 
 export type CollectionCursor = { tokenAddress: Address; tokenType: NftType };
 
@@ -37,7 +37,10 @@ type InstanceRow = {
   id_supply: string | null;
 };
 
-/** GET /addresses/{h}/nft/collections: the holder's NFT contracts (type order, then contract), ≤ 9 instances each. */
+/**
+ * GET /addresses/{h}/nft/collections: the holder's NFT contracts (type order, then contract), ≤ 9 instances each.
+ * `amount` is the number of distinct ids held, as upstream counts it (for ERC-721 that is also its balance).
+ */
 export async function nftCollectionsPage(
   db: Queryable,
   holder: Address,
@@ -50,7 +53,7 @@ export async function nftCollectionsPage(
   if (!ranked.length) return { items: [], next_page_params: null };
   const rows = await db.query<CollectionRow>(
     `select c.token_type, c.token_address, c.amount::text as amount, ${TOKEN_COLUMNS}
-     from (select token_type, token_address, sum(value) as amount,
+     from (select token_type, token_address, count(*) as amount,
              array_position(array['ERC-721','ERC-1155','ERC-404'], token_type) as r
            from token_holdings where holder = $1 and token_type = any($2::text[]) and value > 0
            group by token_type, token_address) c
@@ -99,7 +102,7 @@ export async function nftCollectionsPage(
           gateways: deps.gateways,
         }),
         token_type: i.token_type,
-        value: i.token_type === "ERC-721" ? "1" : i.value,
+        value: nftItemValue(i.token_type, i.value, r.t_decimals),
       })),
     };
   });

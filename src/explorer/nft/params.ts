@@ -6,13 +6,20 @@ export type NftType = "ERC-721" | "ERC-1155" | "ERC-404";
 export const NFT_TYPES: readonly NftType[] = ["ERC-721", "ERC-1155", "ERC-404"];
 
 /**
- * `type` as upstream parses it: upper-cased, optional brackets, comma-split, only NFT types kept (ERC-20 and other
- * ERC-n labels are dropped), de-duplicated; empty means all. Anything that is not such a list is malformed (422).
+ * The token type labels upstream's `type` parameter accepts (its schema pattern, case-insensitive): a list of known
+ * labels, optionally bracketed. An unknown label such as ERC-999 is a 422 there, so here too.
+ */
+export const TOKEN_TYPE_LIST =
+  /^\[?(ERC-20|ERC-721|ERC-1155|ERC-404|ERC-7984)(,(ERC-20|ERC-721|ERC-1155|ERC-404|ERC-7984))*\]?$/i;
+
+/**
+ * `type` as upstream parses it: upper-cased, optional brackets, comma-split, only NFT types kept (ERC-20 and ERC-7984
+ * are accepted and dropped), de-duplicated; empty means all. Anything else is malformed (422).
  */
 export function parseNftTypes(raw: string | undefined): NftType[] {
-  if (raw === undefined) return [...NFT_TYPES];
-  const v = raw.trim().toUpperCase();
-  if (!/^\[?(ERC-\d+(,ERC-\d+)*)?\]?$/.test(v))
+  if (raw === undefined || raw === "") return [...NFT_TYPES];
+  const v = raw.toUpperCase();
+  if (!TOKEN_TYPE_LIST.test(v))
     throw new InvalidInputError(`Invalid value for type: "${raw}"`, { field: "type" });
   const wanted = new Set(v.replace(/^\[|\]$/g, "").split(","));
   const types = NFT_TYPES.filter((t) => wanted.has(t));

@@ -58,6 +58,18 @@ export function tokenInstanceView(p: {
   };
 }
 
+/**
+ * An NFT item's `value`. The frontend shows "Qty" as value / 10^decimals whenever the token has decimals, which only
+ * an ERC-404 token has (1155 decimals are never read): an ERC-404 id held is one unit, 10^decimals in base units, so
+ * that is what is sent; "1" would show as "Qty 0". Pure.
+ */
+export function nftItemValue(type: NftType, value: string, decimals: string | null): string {
+  if (type === "ERC-721") return "1";
+  if (type === "ERC-404" && decimals !== null && /^\d{1,3}$/.test(decimals))
+    return (BigInt(value) * 10n ** BigInt(decimals)).toString();
+  return value;
+}
+
 /** What every item of one /addresses/{h}/nft page shares, worked out once per page rather than once per item. */
 export type NftPageContext = {
   /** The queried address as checksummed holder_address_hash. */
@@ -90,7 +102,7 @@ export function nftItemView(row: NftRow, ctx: NftPageContext): NftItem {
     is_unique: unique,
     holder_address_hash: ctx.holderHash,
     token_type: row.token_type,
-    value: row.token_type === "ERC-721" ? "1" : row.value,
+    value: nftItemValue(row.token_type, row.value, row.t_decimals),
   };
 }
 

@@ -8,6 +8,7 @@ const OrNullString = Type.Union([Type.String(), Type.Null()]);
 export const TokenObjectSchema = Type.Object({
   address_hash: Type.String(),
   circulating_market_cap: NullableString,
+  circulating_supply: NullableString,
   decimals: NullableString,
   exchange_rate: NullableString,
   holders_count: NullableString,

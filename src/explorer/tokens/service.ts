@@ -23,7 +23,8 @@ type InstanceRow = TokenColumns & {
 };
 
 /**
- * GET /tokens/{a}/instances/{id}: null when the token is unknown; a stub (no metadata) for an id never transferred.
+ * GET /tokens/{a}/instances/{id}: null (a 404, as upstream) when the token is unknown or an ERC-20, or the id was never
+ * minted (no transfer of it seen; a burned id stays an instance).
  * `owner` is the single holder when the instance is unique (ERC-721 owner; sole holder of a supply-1 id).
  */
 export async function tokenInstance(
@@ -37,8 +38,8 @@ export async function tokenInstance(
        (select holder from token_holdings h where h.token_address = t.address and h.token_id = $2 and h.value > 0 limit 1) as owner,
        (select count(*) from token_holdings h where h.token_address = t.address and h.token_id = $2 and h.value > 0) as holders,
        (select sum(value)::text from token_holdings h where h.token_address = t.address and h.token_id = $2 and h.value > 0) as id_supply
-     from tokens t left join token_instances i on i.token_address = t.address and i.token_id = $2
-     where t.address = $1`,
+     from tokens t join token_instances i on i.token_address = t.address and i.token_id = $2
+     where t.address = $1 and t.type <> 'ERC-20'`,
     [toBytea(address), tokenId.toString()],
   );
   if (!r) return null;

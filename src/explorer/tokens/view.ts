@@ -15,6 +15,8 @@ export type TokenFacts = {
 export type TokenObject = {
   address_hash: Address;
   circulating_market_cap: null;
+  /** Market data upstream takes from its exchange-rate sources; Lookout has none. */
+  circulating_supply: null;
   decimals: string | null;
   exchange_rate: null;
   holders_count: string | null;
@@ -31,6 +33,7 @@ export function tokenView(t: TokenFacts): TokenObject {
   return {
     address_hash: getAddress(t.address),
     circulating_market_cap: null,
+    circulating_supply: null,
     decimals: t.decimals,
     exchange_rate: null,
     holders_count: t.holdersCount === null ? null : String(Math.max(0, t.holdersCount)),

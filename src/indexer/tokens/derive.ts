@@ -67,6 +67,8 @@ export type HoldingChanges = {
   fungible: FungibleDelta[];
   /** ERC-721 ids whose owner changed, with the new owner (last transfer wins; null = burned). */
   owners: Array<OwnerKey & { owner: Address | null }>;
+  /** ERC-721 ids held per holder (the token's balanceOf), +1 to the receiver and -1 to the sender of each id. */
+  erc721Counts?: FungibleDelta[];
 };
 
 /**
@@ -77,6 +79,7 @@ export function holdingChanges(transfers: readonly TransferRow[], sign: 1n | -1n
   const per = new Map<string, HoldingDelta>();
   const fung = new Map<string, FungibleDelta>();
   const owners = new Map<string, OwnerKey & { owner: Address | null }>();
+  const counts = new Map<string, FungibleDelta>();
   const addHolding = (holder: Address, t: TransferRow, delta: bigint) => {
     if (holder === ZERO_ADDRESS || delta === 0n) return;
     const k = `${holder}|${t.kind}|${t.token}|${t.tokenId}`;
@@ -84,12 +87,12 @@ export function holdingChanges(transfers: readonly TransferRow[], sign: 1n | -1n
     if (cur) cur.delta += delta;
     else per.set(k, { holder, tokenType: t.kind, token: t.token, tokenId: t.tokenId!, delta });
   };
-  const addFungible = (holder: Address, token: Address, delta: bigint) => {
+  const addFungible = (holder: Address, token: Address, delta: bigint, into = fung) => {
     if (holder === ZERO_ADDRESS || delta === 0n) return;
     const k = `${holder}|${token}`;
-    const cur = fung.get(k);
+    const cur = into.get(k);
     if (cur) cur.delta += delta;
-    else fung.set(k, { holder, token, delta });
+    else into.set(k, { holder, token, delta });
   };
   for (const t of transfers) {
     if (t.tokenId === null) {
@@ -101,6 +104,8 @@ export function holdingChanges(transfers: readonly TransferRow[], sign: 1n | -1n
         tokenId: t.tokenId,
         owner: t.to === ZERO_ADDRESS ? null : t.to,
       });
+      addFungible(t.from, t.token, -sign, counts);
+      addFungible(t.to, t.token, sign, counts);
     } else {
       addHolding(t.from, t, -t.amount * sign);
       addHolding(t.to, t, t.amount * sign);
@@ -110,5 +115,6 @@ export function holdingChanges(transfers: readonly TransferRow[], sign: 1n | -1n
     holdings: [...per.values()].filter((d) => d.delta !== 0n),
     fungible: [...fung.values()].filter((d) => d.delta !== 0n),
     owners: [...owners.values()],
+    erc721Counts: [...counts.values()].filter((d) => d.delta !== 0n),
   };
 }

@@ -1,8 +1,10 @@
 import type { Address } from "viem";
 import { fromBytea, toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
+import { addCounterDeltas, counterDeltas, probeHolders, syncHoldersCount, touchedPairs } from "./counters.js";
 import type { TokenType } from "./decode.js";
 import {
+  type FungibleDelta,
   type HoldingChanges,
   holdingChanges,
   type OwnerKey,
@@ -46,11 +48,11 @@ export async function writeTokenRows(tx: Queryable, rows: TokenRows): Promise<vo
       ],
     );
   }
+  // Holder counts move by the pairs that start or stop holding: probed before and after, never recounted.
+  const pairs = touchedPairs(transfers);
+  const before = await probeHolders(tx, pairs);
   await applyChanges(tx, holdingChanges(transfers));
-  await refreshHoldersCount(
-    tx,
-    tokens.map((t) => t.address),
-  );
+  await addCounterDeltas(tx, counterDeltas(pairs, before, await probeHolders(tx, pairs), transfers, 1));
 }
 
 async function insertTransfers(tx: Queryable, t: readonly TransferRow[]) {
@@ -97,21 +99,29 @@ async function applyChanges(tx: Queryable, c: HoldingChanges): Promise<void> {
       params.slice(0, 4),
     );
   }
-  if (c.fungible.length) {
-    const f = c.fungible;
-    await tx.query(
-      `insert into token_fungible_balances (holder, token_address, value)
-       select * from unnest($1::bytea[], $2::bytea[], $3::numeric[])
-       on conflict (holder, token_address) do update set value = token_fungible_balances.value + excluded.value`,
-      [f.map((d) => toBytea(d.holder)), f.map((d) => toBytea(d.token)), f.map((d) => d.delta.toString())],
-    );
-    await tx.query(
-      `delete from token_fungible_balances b using unnest($1::bytea[], $2::bytea[]) as u(o, a)
-       where b.holder = u.o and b.token_address = u.a and b.value = 0`,
-      [f.map((d) => toBytea(d.holder)), f.map((d) => toBytea(d.token))],
-    );
-  }
+  await addBalances(tx, "token_fungible_balances", c.fungible);
+  await addBalances(tx, "token_erc721_balances", c.erc721Counts ?? []);
   if (c.owners.length) await setOwners(tx, c.owners);
+}
+
+/** Adds per-holder deltas to a (holder, token_address, value) table; rows that reach zero are removed. */
+async function addBalances(
+  tx: Queryable,
+  table: "token_fungible_balances" | "token_erc721_balances",
+  f: FungibleDelta[],
+) {
+  if (!f.length) return;
+  await tx.query(
+    `insert into ${table} (holder, token_address, value)
+     select * from unnest($1::bytea[], $2::bytea[], $3::numeric[])
+     on conflict (holder, token_address) do update set value = ${table}.value + excluded.value`,
+    [f.map((d) => toBytea(d.holder)), f.map((d) => toBytea(d.token)), f.map((d) => d.delta.toString())],
+  );
+  await tx.query(
+    `delete from ${table} b using unnest($1::bytea[], $2::bytea[]) as u(o, a)
+     where b.holder = u.o and b.token_address = u.a and b.value = 0`,
+    [f.map((d) => toBytea(d.holder)), f.map((d) => toBytea(d.token))],
+  );
 }
 
 async function setOwners(tx: Queryable, owners: Array<OwnerKey & { owner: Address | null }>) {
@@ -132,18 +142,6 @@ async function setOwners(tx: Queryable, owners: Array<OwnerKey & { owner: Addres
       ],
     );
   }
-}
-
-/** holders_count: fungible holders for ERC-20/ERC-404, distinct per-id holders for ERC-721/ERC-1155. */
-export async function refreshHoldersCount(tx: Queryable, tokens: readonly Address[]): Promise<void> {
-  if (!tokens.length) return;
-  await tx.query(
-    `update tokens t set holders_count = case when t.type in ('ERC-20', 'ERC-404')
-        then (select count(*) from token_fungible_balances f where f.token_address = t.address and f.value > 0)
-        else (select count(distinct holder) from token_holdings h where h.token_address = t.address and h.value > 0) end
-     where t.address = any($1::bytea[])`,
-    [tokens.map(toBytea)],
-  );
 }
 
 type TransferDbRow = {
@@ -189,26 +187,44 @@ export async function revertTokenRows(tx: Queryable, ancestor: number): Promise<
     (a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex || a.batchIndex - b.batchIndex,
   );
   const inverse = holdingChanges(removed, -1n);
-  await applyChanges(tx, { holdings: inverse.holdings, fungible: inverse.fungible, owners: [] });
-  if (inverse.owners.length) {
-    const keys = inverse.owners;
+  const keys = inverse.owners;
+  // ERC-721 owners after the reorg: the receiver of each id's newest remaining transfer (none when burned).
+  const restored = keys.length
+    ? (
+        await tx.query<{ holder: Uint8Array; a: Uint8Array; i: string }>(
+          `select last.to_address as holder, u.a, u.i::text as i
+           from unnest($1::bytea[], $2::numeric[]) as u(a, i)
+           cross join lateral (
+             select to_address from token_transfers t
+             where t.token_address = u.a and t.token_id = u.i and t.kind = 'ERC-721'
+             order by block_number desc, log_index desc, batch_index desc limit 1) last
+           where last.to_address <> '\\x0000000000000000000000000000000000000000'::bytea`,
+          [keys.map((o) => toBytea(o.token)), keys.map((o) => o.tokenId.toString())],
+        )
+      ).map((r) => ({ holder: fromBytea(r.holder), token: fromBytea(r.a), tokenId: r.i }))
+    : [];
+  const pairs = touchedPairs(removed, restored);
+  const before = await probeHolders(tx, pairs);
+  await applyChanges(tx, { ...inverse, owners: [] });
+  if (keys.length) {
     await tx.query(
       `delete from token_holdings h using unnest($1::bytea[], $2::numeric[]) as u(a, i)
        where h.token_address = u.a and h.token_id = u.i and h.token_type = 'ERC-721'`,
       [keys.map((o) => toBytea(o.token)), keys.map((o) => o.tokenId.toString())],
     );
+  }
+  if (restored.length) {
     await tx.query(
       `insert into token_holdings (holder, token_type, token_address, token_id, value)
-       select last.to_address, 'ERC-721', u.a, u.i, 1
-       from unnest($1::bytea[], $2::numeric[]) as u(a, i)
-       cross join lateral (
-         select to_address from token_transfers t
-         where t.token_address = u.a and t.token_id = u.i and t.kind = 'ERC-721'
-         order by block_number desc, log_index desc, batch_index desc limit 1) last
-       where last.to_address <> '\\x0000000000000000000000000000000000000000'::bytea`,
-      [keys.map((o) => toBytea(o.token)), keys.map((o) => o.tokenId.toString())],
+       select o, 'ERC-721', a, i, 1 from unnest($1::bytea[], $2::bytea[], $3::numeric[]) as u(o, a, i)`,
+      [
+        restored.map((r) => toBytea(r.holder)),
+        restored.map((r) => toBytea(r.token)),
+        restored.map((r) => r.tokenId),
+      ],
     );
   }
+  await addCounterDeltas(tx, counterDeltas(pairs, before, await probeHolders(tx, pairs), removed, -1));
   await tx.query("delete from token_instances where first_block > $1", [ancestor]);
   await tx.query("delete from tokens where first_block > $1", [ancestor]);
   const touched = [...new Set(removed.map((r) => r.token))];
@@ -221,5 +237,5 @@ export async function revertTokenRows(tx: Queryable, ancestor: number): Promise<
      where t.address = any($1::bytea[])`,
     [touched.map(toBytea)],
   );
-  await refreshHoldersCount(tx, touched);
+  await syncHoldersCount(tx, touched);
 }

@@ -1,0 +1,47 @@
+import type { Address } from "viem";
+import { fromBytea } from "../../db/bytes.js";
+import type { Queryable } from "../../db/db.js";
+import { type AddressDeps, loadAddressObjects } from "../address/query.js";
+import {
+  type HolderCursor,
+  holderSource,
+  holdersPage,
+  instanceHoldersPage,
+  PAGE_SIZE,
+  tokenType,
+} from "./query.js";
+import { holdersView } from "./view.js";
+
+async function render(db: Queryable, rows: Awaited<ReturnType<typeof holdersPage>>, deps: AddressDeps) {
+  const addresses = await loadAddressObjects(
+    db,
+    rows.slice(0, PAGE_SIZE).map((r) => fromBytea(r.holder)),
+    deps,
+  );
+  return holdersView(rows, PAGE_SIZE, addresses);
+}
+
+/** GET /tokens/{h}/holders; null when the token is unknown. ERC-1155 holdings are per id. */
+export async function tokenHolders(
+  db: Queryable,
+  token: Address,
+  cursor: HolderCursor | null,
+  deps: AddressDeps,
+) {
+  const type = await tokenType(db, token);
+  if (type === null) return null;
+  return render(db, await holdersPage(db, token, holderSource(type), cursor), deps);
+}
+
+/** GET /tokens/{h}/instances/{id}/holders; null when the token is unknown or an ERC-20 (upstream's 404). */
+export async function tokenInstanceHolders(
+  db: Queryable,
+  token: Address,
+  tokenId: bigint,
+  cursor: HolderCursor | null,
+  deps: AddressDeps,
+) {
+  const type = await tokenType(db, token);
+  if (type === null || type === "ERC-20") return null;
+  return render(db, await instanceHoldersPage(db, token, tokenId, cursor), deps);
+}
