@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packagePath } from "../util/package-root.js";
-import type { Db } from "./db.js";
+import type { Db, Queryable } from "./db.js";
 
 const MIGRATIONS_DIR = packagePath("src/db/migrations");
 
@@ -11,10 +11,31 @@ export type MigrationResult = { applied: string[]; total: number };
  * Applies the plain SQL files of src/db/migrations in name order, each once, each in its own transaction.
  * Both drivers run the same files. On PostgreSQL an advisory lock keeps two processes from migrating at once.
  */
-export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<MigrationResult> {
-  const files = readdirSync(dir)
+/** The migration files, in the order they apply. */
+export function migrationFiles(dir = MIGRATIONS_DIR): string[] {
+  return readdirSync(dir)
     .filter((f) => f.endsWith(".sql"))
     .sort();
+}
+
+/**
+ * The migrations this database lacks, read without creating anything (for the roles that must not migrate).
+ * Every file is missing when `schema_migrations` does not exist.
+ */
+export async function pendingMigrations(db: Queryable, dir = MIGRATIONS_DIR): Promise<string[]> {
+  const [t] = await db.query<{ present: boolean }>(
+    "select to_regclass('schema_migrations') is not null as present",
+  );
+  const files = migrationFiles(dir);
+  if (!t?.present) return files;
+  const done = new Set(
+    (await db.query<{ name: string }>("select name from schema_migrations")).map((r) => r.name),
+  );
+  return files.filter((f) => !done.has(f));
+}
+
+export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<MigrationResult> {
+  const files = migrationFiles(dir);
   const applied: string[] = [];
   const run = async () => {
     await db.exec(

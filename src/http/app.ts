@@ -4,12 +4,14 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
 import type { Config } from "../config/config.js";
 import type { Db } from "../db/db.js";
+import type { Metrics } from "../metrics/registry.js";
 import type { Logger } from "../util/logger.js";
 import { apiV1Plugin, type VerifierHttpDeps } from "./api-v1/plugin.js";
 import { type ApiV2Options, apiV2Plugin } from "./api-v2/plugin.js";
 import type { VerificationApiDeps } from "./etherscan/deps.js";
 import { etherscanPlugin } from "./etherscan/plugin.js";
 import { type HealthSources, healthRoutes } from "./health.js";
+import { registerOps } from "./ops.js";
 import { sourcifyPlugin } from "./sourcify/plugin.js";
 
 export type AppDeps = {
@@ -23,6 +25,10 @@ export type AppDeps = {
   verifier?: VerifierHttpDeps;
   /** Verification jobs and chains; without it the Etherscan (`/api`) and Sourcify (`/sourcify`) APIs are not served. */
   verificationApis?: VerificationApiDeps;
+  /** Serves `/metrics` and records request latency by route. */
+  metrics?: Metrics;
+  /** Set when the database cannot be written (a read-only role): every write answers 503 with this reason. */
+  readOnlyReason?: string | null;
 };
 
 // The app as route modules see it: any logger, TypeBox schemas inferring handler types.
@@ -38,6 +44,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false, allErrors: false } },
     logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  registerOps(app, { metrics: deps.metrics, readOnlyReason: deps.readOnlyReason });
 
   await app.register(swagger, {
     openapi: {
