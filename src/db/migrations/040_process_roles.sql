@@ -16,3 +16,9 @@ alter table tokens add column properties_claimed_until timestamptz;
 -- anvil chain id are taken as local.
 alter table indexer_state add column local_chain boolean not null default false;
 update indexer_state set local_chain = (chain_id = 31337);
+
+-- Reorg deletes (`first_block > ancestor`) on these tables scanned them whole; rows arrive in block order, so a BRIN
+-- index (a few pages) turns the delete into a read of the last ranges only.
+create index tokens_first_block_idx on tokens using brin (first_block);
+create index token_instances_first_block_idx on token_instances using brin (first_block);
+create index address_proxies_block_idx on address_proxies using brin (block_number);

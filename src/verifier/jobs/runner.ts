@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
 import type { Queryable } from "../../db/db.js";
 import { outcomeOf, outcomeOfError } from "./outcome.js";
 import {
@@ -27,7 +28,7 @@ export type JobRunnerOptions = {
   maxAttempts?: number;
   /** Lease of a claimed job, renewed every third of it while the job runs; after it, another process takes over. */
   leaseMs?: number;
-  /** This process's name in `verification_jobs.owner` (default: a fresh UUID). */
+  /** This process's name in `verification_jobs.owner` (default: host:pid:uuid). */
   owner?: string;
   /** Called with each recorded outcome (metrics). */
   onFinished?: (outcome: JobOutcome, durationMs: number) => void;
@@ -52,7 +53,8 @@ const silent: Log = { info() {}, warn() {} };
 export function createJobRunner(o: JobRunnerOptions): JobRunner {
   const concurrency = Math.max(1, o.concurrency ?? 2);
   const log = o.logger ?? silent;
-  const owner = o.owner ?? randomUUID();
+  // host:pid:uuid, so an operator (or a test) can tell which process holds a job.
+  const owner = o.owner ?? `${hostname()}:${process.pid}:${randomUUID()}`;
   const leaseMs = o.leaseMs ?? 60_000;
   let heartbeat: NodeJS.Timeout | undefined;
   const active = new Set<Promise<void>>();
