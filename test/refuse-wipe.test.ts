@@ -49,8 +49,18 @@ describe("lookout start never wipes another chain's index by accident", () => {
       }
     };
     try {
-      const index = run(["index"], { RPC_URL: chain.anvil.url, PORT: String(await freePort()) });
-      await index.waitFor(/Caught up with the chain head/, 90_000);
+      const port = await freePort();
+      const index = run(["index"], { RPC_URL: chain.anvil.url, PORT: String(port) });
+      await index.waitFor(/Health and metrics listening/, 90_000);
+      // Indexed (the genesis block is enough): the database now holds chain 4242.
+      for (let i = 0; ; i++) {
+        const h = (await (await fetch(`http://127.0.0.1:${port}/health`)).json()) as {
+          indexer: { height: number | null };
+        };
+        if (h.indexer.height !== null) break;
+        if (i > 300) throw new Error("the indexer wrote nothing");
+        await new Promise((r) => setTimeout(r, 200));
+      }
       index.child.kill("SIGTERM");
       expect((await index.exited).code).toBe(0);
 

@@ -150,6 +150,7 @@ describe("verification job runner", () => {
     await slow.start();
     const { job } = await slow.submit(request(A));
     await other.start();
+    await waitUntil(async () => (await slow.get(job.id))?.state === "running");
     // Several lease periods pass while the job runs.
     const [row0] = await t.db.query<{ lease_expires_at: Date }>(
       "select lease_expires_at from verification_jobs where id = $1",
