@@ -37,32 +37,32 @@ export async function pendingMigrations(db: Queryable, dir = MIGRATIONS_DIR): Pr
 export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<MigrationResult> {
   const files = migrationFiles(dir);
   const applied: string[] = [];
-  const run = async () => {
-    await db.exec(
+  // Each step holds a transaction-level advisory lock (PostgreSQL): several processes starting at once migrate one
+  // after the other, and a lock taken on a pooled connection cannot outlive its transaction on another one.
+  const lock = async (tx: Queryable) => {
+    if (db.kind === "postgres") await tx.query("select pg_advisory_xact_lock(7163)");
+  };
+  await db.transaction(async (tx) => {
+    await lock(tx);
+    await tx.exec(
       "create table if not exists schema_migrations (name text primary key, applied_at timestamptz not null default now())",
     );
-    const done = new Set(
-      (await db.query<{ name: string }>("select name from schema_migrations")).map((r) => r.name),
-    );
-    for (const file of files) {
-      if (done.has(file)) continue;
-      const sql = readFileSync(join(dir, file), "utf8");
-      await db.transaction(async (tx) => {
-        await tx.exec(sql);
-        await tx.query("insert into schema_migrations (name) values ($1)", [file]);
-      });
-      applied.push(file);
-    }
-  };
-  if (db.kind === "postgres") {
-    await db.query("select pg_advisory_lock(7163) ");
-    try {
-      await run();
-    } finally {
-      await db.query("select pg_advisory_unlock(7163)");
-    }
-  } else {
-    await run();
+  });
+  const done = new Set(
+    (await db.query<{ name: string }>("select name from schema_migrations")).map((r) => r.name),
+  );
+  for (const file of files) {
+    if (done.has(file)) continue;
+    const sql = readFileSync(join(dir, file), "utf8");
+    const ran = await db.transaction(async (tx) => {
+      await lock(tx);
+      // Another process may have applied it while we waited for the lock.
+      if ((await tx.query("select 1 from schema_migrations where name = $1", [file])).length) return false;
+      await tx.exec(sql);
+      await tx.query("insert into schema_migrations (name) values ($1)", [file]);
+      return true;
+    });
+    if (ran) applied.push(file);
   }
   return { applied, total: files.length };
 }
