@@ -29,7 +29,18 @@ const children: ChildProcess[] = [];
 
 function cli(args: string[], env: Record<string, string>): { child: ChildProcess; ready: Promise<void> } {
   const child = spawn(process.execPath, [packagePath("dist/cli/main.js"), ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: "info", ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      LOG_LEVEL: "info",
+      // Offline compilers with cached version probes: `serve` starts in seconds, not after listing downloads.
+      COMPILERS_DIR: packagePath("node_modules/.cache/lookout-test-compilers"),
+      SOLC_LIST_URL: "http://127.0.0.1:1/list.json",
+      SOLCJS_LIST_URL: "http://127.0.0.1:1/bin/list.json",
+      VYPER_LIST_URL: "http://127.0.0.1:1/vyper.json",
+      DATA_DIR: packagePath("node_modules/.cache/lookout-bench-roles"),
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);

@@ -280,6 +280,8 @@ describe.skipIf(!PG)(`process roles on one PostgreSQL${PG ? "" : ` (skipped: ${S
   it("READ_DATABASE_URL serves explorer reads from a SELECT-only role; a read-only DATABASE_URL runs read-only", async () => {
     // The "replica": a second, empty database reachable only through a SELECT-only role, so answers show where
     // they come from (it has no blocks; the main database has).
+    // The previous test stopped block production to compare tables; deployments below need blocks again.
+    await chain.client.setIntervalMining({ interval: 1 });
     const replica = (await createTestDatabaseUrl())!;
     const role = `lookout_ro_${Date.now().toString(36)}`;
     const admin = new pg.Client({ connectionString: PG });
