@@ -52,6 +52,8 @@ describe.skipIf(!PG)(`process roles on one PostgreSQL${PG ? "" : ` (skipped: ${S
   let db: Db;
   let compilers: CompilerRegistry;
   const procs: CliProcess[] = [];
+  const roles: string[] = [];
+  const drops: Array<() => Promise<void>> = [];
   const dir = mkdtempSync(join(tmpdir(), "lookout-roles-"));
   let env: Record<string, string>;
 
@@ -120,6 +122,12 @@ describe.skipIf(!PG)(`process roles on one PostgreSQL${PG ? "" : ` (skipped: ${S
     await db?.close();
     await compilers?.close();
     await main?.drop();
+    for (const d of drops) await d().catch(() => {});
+    // Roles a timed-out test could not drop (their grants went with the databases).
+    const admin = new pg.Client({ connectionString: PG });
+    await admin.connect();
+    for (const r of roles) await admin.query(`drop role if exists ${r}`).catch(() => {});
+    await admin.end();
     await chain?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -283,7 +291,9 @@ describe.skipIf(!PG)(`process roles on one PostgreSQL${PG ? "" : ` (skipped: ${S
     // The previous test stopped block production to compare tables; deployments below need blocks again.
     await chain.client.setIntervalMining({ interval: 1 });
     const replica = (await createTestDatabaseUrl())!;
+    drops.push(replica.drop);
     const role = `lookout_ro_${Date.now().toString(36)}`;
+    roles.push(role);
     const admin = new pg.Client({ connectionString: PG });
     await admin.connect();
     try {
