@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -38,7 +39,7 @@ async function waitUntil(what: string, cond: () => Promise<boolean>, timeoutMs: 
   for (;;) {
     if (await cond().catch(() => false)) return Date.now() - t0;
     if (Date.now() - t0 > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
@@ -55,6 +56,8 @@ describe.skipIf(!PG)(`process roles on one PostgreSQL${PG ? "" : ` (skipped: ${S
   const roles: string[] = [];
   const drops: Array<() => Promise<void>> = [];
   const dir = mkdtempSync(join(tmpdir(), "lookout-roles-"));
+  // Sources differ on every run, so no compilation cache (the workers' is shared across runs) can answer them.
+  const nonce = randomBytes(8).toString("hex");
   let env: Record<string, string>;
 
   const spawn = async (args: string[], extra: Record<string, string> = {}) => {
@@ -69,7 +72,7 @@ describe.skipIf(!PG)(`process roles on one PostgreSQL${PG ? "" : ` (skipped: ${S
   /** A contract of its own code (so each verification compiles), deployed and mined. */
   const deploy = async (i: number): Promise<Deployed> => {
     const sources = {
-      "src/C.sol": `// SPDX-License-Identifier: MIT\npragma solidity 0.8.26;\ncontract C { uint256 public x = ${i + 1}; function f(uint256 a) external view returns (uint256) { return a * x + ${i}; } }\n`,
+      "src/C.sol": `// SPDX-License-Identifier: MIT\npragma solidity 0.8.26;\ncontract C { uint256 public x = ${i + 1}; bytes32 public constant RUN = "${nonce}"; function f(uint256 a) external view returns (uint256) { return a * x + ${i}; } }\n`,
     };
     const built = (await build(compilers, versionFor(compilers, "0.8.26"), sources, settings)).C!;
     const hash = await walletFor(chain, 0).deployContract({ abi: built.abi, bytecode: built.bytecode });
@@ -97,7 +100,9 @@ describe.skipIf(!PG)(`process roles on one PostgreSQL${PG ? "" : ` (skipped: ${S
     chain = await startTestChain({ blockTime: 1 });
     main = (await createTestDatabaseUrl())!;
     db = await createPostgresDb(main.url);
-    compilers = await offlineCompilers();
+    // Its own compilers dir: compilations cached on disk here must not let the workers skip compiling (the test
+    // needs a job that takes a while, to kill its worker mid-job).
+    compilers = await offlineCompilers({ dir: join(dir, "test-compilers") });
     env = {
       DATABASE_URL: main.url,
       RPC_URL: chain.anvil.url,
