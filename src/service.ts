@@ -1,31 +1,48 @@
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Anvil, startAnvil } from "./chain/anvil.js";
-import { detectCapabilities } from "./chain/capabilities.js";
-import { createRpc, type Rpc, withRetry } from "./chain/rpc.js";
-import { loadChainsConfig, withIndexedChain } from "./config/chains.js";
+import type { Anvil } from "./chain/anvil.js";
+import type { Rpc } from "./chain/rpc.js";
+import { loadChainsConfig } from "./config/chains.js";
 import type { Config } from "./config/config.js";
 import type { Db } from "./db/db.js";
-import { migrate } from "./db/migrate.js";
-import { openDb } from "./db/open.js";
 import { LookoutError } from "./errors/base.js";
 import { loadPublicTags } from "./explorer/address/tags.js";
-import { type App, buildApp } from "./http/app.js";
-import { defaultExtensions } from "./indexer/extensions.js";
-import { reportProgress } from "./indexer/progress.js";
-import { FatalIndexerError, Indexer } from "./indexer/runtime.js";
+import type { App } from "./http/app.js";
+import type { HealthSources } from "./http/health.js";
+import type { Indexer } from "./indexer/runtime.js";
 import { startLiveUpdates } from "./live/index.js";
 import { verificationResultOf } from "./live/verification-result.js";
+import { createMetrics, type Metrics } from "./metrics/registry.js";
+import { startChain } from "./roles/chain.js";
+import { openDatabases } from "./roles/database.js";
+import { rpcHead, startApiHttp, startOpsHttp } from "./roles/http.js";
+import { type IndexerPart, startIndexer } from "./roles/indexer.js";
+import { startTokenWork } from "./roles/token-work.js";
+import { startVerifier, type VerifierPart } from "./roles/verifier.js";
 import type { Logger } from "./util/logger.js";
-import { createChainClients, type VerifierChain } from "./verifier/chain-clients.js";
-import { type CompilerRegistry, createCompilers } from "./verifier/compilers/index.js";
-import { createJobRunner, type JobRunner } from "./verifier/jobs/index.js";
-import { verify } from "./verifier/service/index.js";
+import type { VerifierChain } from "./verifier/chain-clients.js";
+import type { CompilerRegistry } from "./verifier/compilers/index.js";
 import { createVerifiedContractLookup } from "./verifier/store/index.js";
 
-export type Mode = { http: boolean; indexer: boolean };
+export type RoleName = "start" | "index" | "serve" | "work";
+
+/**
+ * What one process runs. `start` = index + serve (+ jobs) in one process; `index` the indexer; `serve` the HTTP
+ * API (with or without verification jobs); `work` verification jobs and token work, no API.
+ */
+export type Mode = {
+  http: boolean;
+  indexer: boolean;
+  role?: RoleName;
+  /** Run verification jobs here (default: JOBS). */
+  jobs?: boolean;
+  /** Apply migrations (default: `start` and `index` do, `serve` and `work` only check the schema). */
+  migrate?: boolean;
+  /** Allow replacing the index of another chain (`--reset`). */
+  reset?: boolean;
+};
 
 export type Service = {
+  role: RoleName;
   app: App | null;
   indexer: Indexer | null;
   anvil: Anvil | null;
@@ -33,31 +50,25 @@ export type Service = {
   rpc: Rpc | null;
   compilers: CompilerRegistry | null;
   chains: Map<string, VerifierChain>;
+  metrics: Metrics;
   /** Resolves when the indexer stops by itself (a fatal error) — never for a healthy service. */
   done: Promise<void>;
   stop(): Promise<void>;
 };
 
-function printLocalChain(anvil: Anvil, out: NodeJS.WriteStream = process.stdout) {
-  const lines = [
-    "",
-    `Local chain (anvil) at ${anvil.url}, chain id ${anvil.chainId}. Funded test accounts (10000 ETH each):`,
-    ...anvil.accounts.map((a, i) => `  (${i}) ${a.address}  private key ${a.privateKey}`),
-    "Deploy to it, e.g.: forge create --rpc-url " +
-      anvil.url +
-      " --private-key " +
-      anvil.accounts[0]!.privateKey +
-      " ...",
-    "",
-  ];
-  out.write(lines.join("\n") + "\n");
+export function roleOf(mode: Mode): RoleName {
+  return (
+    mode.role ?? (mode.http && mode.indexer ? "start" : mode.http ? "serve" : mode.indexer ? "index" : "work")
+  );
 }
 
 /**
- * Wires config → database → chain → indexer → HTTP, in that order, and returns an ordered shutdown:
- * stop accepting requests, let the batch in flight commit (or roll back), close the database, stop anvil.
+ * Composes a role from its parts — database → chain → indexer → verifier (chains, compilers, jobs) → token work →
+ * HTTP — and returns an ordered shutdown in reverse: stop accepting requests, stop claiming jobs, let the batch
+ * in flight commit (or roll back), close the database, stop anvil.
  */
 export async function startService(config: Config, mode: Mode, logger: Logger): Promise<Service> {
+  const role = roleOf(mode);
   const cleanups: Array<() => Promise<void>> = [];
   const stopAll = async () => {
     for (const c of cleanups.reverse())
@@ -67,11 +78,27 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
   try {
     // Configuration files are validated before anything starts.
     const configuredChains = loadChainsConfig(config.chainsConfig);
-    if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
-    const db = await openDb(config);
-    cleanups.push(() => db.close());
-    const m = await migrate(db);
-    if (m.applied.length) logger.info({ applied: m.applied }, "Applied database migrations");
+    const metrics = createMetrics(role);
+    const dbs = await openDatabases(config, {
+      migrate: mode.migrate ?? (role === "start" || role === "index"),
+      logger,
+    });
+    cleanups.push(() => dbs.close());
+    const { db } = dbs;
+    metrics.sources.height = async () =>
+      (
+        await dbs.readDb.query<{ h: number | null }>("select last_block as h from indexer_state where id = 1")
+      )[0]?.h ?? null;
+    const mustWrite = mode.indexer || role === "work";
+    if (!dbs.writability.writable) {
+      if (mustWrite)
+        throw new LookoutError({
+          code: "database_read_only",
+          shortMessage: `\`lookout ${role}\` must write to DATABASE_URL, but ${dbs.writability.reason}.`,
+        });
+      logger.warn({ reason: dbs.writability.reason }, "Database is not writable: serving read-only, no jobs");
+    }
+
     // Live updates (the socket): committed batches and finished verifications, in-process and across processes.
     const live = startLiveUpdates({
       db,
@@ -79,183 +106,107 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
       logger: logger.child({ part: "live" }),
       serve: mode.http,
       addressDeps: {
-        verified: createVerifiedContractLookup(db),
+        verified: createVerifiedContractLookup(dbs.readDb),
         tags: loadPublicTags(config.publicTagsFile),
       },
     });
     cleanups.push(() => live.stop());
 
-    let anvil: Anvil | null = null;
-    let rpcUrl = config.rpcUrl;
-    if (!rpcUrl && mode.indexer) {
-      anvil = await startAnvil({ blockTime: config.anvilBlockTime || undefined, port: undefined });
-      cleanups.push(() => anvil!.stop());
-      rpcUrl = anvil.url;
-      printLocalChain(anvil);
-    }
-    const rpc = rpcUrl
-      ? createRpc({
-          url: rpcUrl,
-          batchSize: config.rpcBatchSize,
-          timeoutMs: config.rpcTimeoutMs,
-          retries: config.rpcRetries,
-          concurrency: config.fetchConcurrency,
-        })
-      : null;
+    const chain = await startChain(config, {
+      launchAnvil: role === "start",
+      reset: mode.reset ?? false,
+      db,
+      metrics,
+    });
+    cleanups.push(() => chain.stop());
+    const { rpc, anvil } = chain;
 
-    let indexer: Indexer | null = null;
-    const controller = new AbortController();
-    let done: Promise<void> = new Promise(() => {});
+    let indexerPart: IndexerPart | null = null;
     if (mode.indexer && rpc) {
-      await withRetry(() => rpc.request("eth_chainId", []), { attempts: 3 }).catch((cause) => {
-        throw new LookoutError({
-          code: "rpc_unreachable",
-          shortMessage: `Cannot reach the chain at RPC_URL (${rpc.url}).`,
-          cause,
-        });
-      });
-      const caps = await detectCapabilities(rpc, { traces: config.traces }).catch((cause) => {
-        throw new LookoutError({
-          code: "rpc_unreachable",
-          shortMessage: `Cannot reach the chain at RPC_URL (${rpc.url}).`,
-          cause,
-        });
-      });
-      indexer = new Indexer({
+      indexerPart = await startIndexer({
+        config,
         db,
         rpc,
-        caps,
-        logger: logger.child({ part: "indexer" }),
-        extensions: [...defaultExtensions({ config, db, logger }), live.extension()],
-        options: {
-          startBlock: config.startBlock,
-          reorgDepth: config.reorgDepth,
-          batchSize: config.batchSize,
-          fetchConcurrency: config.fetchConcurrency,
-          pollIntervalMs: config.pollIntervalMs,
-          // A local anvil is a new chain on every start; its old index is not worth keeping.
-          resetOnNewChain: anvil !== null,
-        },
+        anvil,
+        reset: mode.reset ?? false,
+        logger,
+        metrics,
+        extraExtensions: [live.extension()],
       });
-      await indexer.init(controller.signal).catch((cause) => {
-        if (cause instanceof LookoutError) throw cause;
-        throw new LookoutError({
-          code: "rpc_unreachable",
-          shortMessage: `Cannot reach the chain at RPC_URL (${rpc.url}).`,
-          cause,
-        });
-      });
-      const stopProgress = reportProgress(indexer.progress, logger);
-      const idx = indexer;
-      const running = idx.run(controller.signal);
-      done = running.then(
-        () => {},
-        (e) => {
-          logger.fatal({ err: e }, e instanceof FatalIndexerError ? e.shortMessage : "Indexer stopped");
-          throw e;
-        },
-      );
-      cleanups.push(async () => {
-        controller.abort();
-        stopProgress();
-        // Wait for the batch in flight: its transaction commits or rolls back before the database closes.
-        await running.catch(() => {});
-        await idx.stopExtensions();
-      });
+      cleanups.push(() => indexerPart!.stop());
     }
 
-    let compilers: CompilerRegistry | null = null;
-    let jobs: JobRunner | null = null;
-    let chains = new Map<string, VerifierChain>();
-    const creationLookup = {
-      indexWaitMs: config.verifierIndexWaitMs,
-      maxCalls: config.verifierLookupMaxCalls,
-    };
-    if (mode.http) {
-      // The indexed chain is always a verifier chain; `serve` alone learns its id from the index.
-      const indexedId = indexer?.chainId ?? (await readIndexedChainId(db));
-      const chainList = withIndexedChain(
-        configuredChains,
-        indexedId !== null && rpcUrl ? { id: String(indexedId), name: config.chainName, rpcUrl } : null,
-      );
-      chains = createChainClients(chainList, {
-        batchSize: config.rpcBatchSize,
-        timeoutMs: config.rpcTimeoutMs,
-        retries: config.rpcRetries,
-        indexedRpc: rpc,
-      });
-      compilers = createCompilers(
-        {
-          compilersDir: config.compilersDir,
-          solcListUrl: config.solcListUrl,
-          solcjsListUrl: config.solcjsListUrl,
-          ...(config.vyperListUrl ? { vyperListUrl: config.vyperListUrl } : {}),
-          concurrency: config.compilerConcurrency,
-          timeoutMs: config.compilerTimeoutMs,
-          memoryLimitMb: config.compilerMemoryMb,
-        },
-        logger.child({ part: "compilers" }),
-      );
-      const c = compilers;
-      cleanups.push(() => c.close());
-      await c.ready();
-      // Etherscan/Sourcify verification jobs: stopped before the compilers close; a job cut short is re-queued.
-      const chainMap = chains;
-      jobs = createJobRunner({
+    let verifier: VerifierPart | null = null;
+    if (mode.http || role === "work") {
+      verifier = await startVerifier({
+        config,
         db,
-        verify: (req) => verify({ chains: chainMap, compilers: c, db, creationLookup }, req),
-        concurrency: Math.max(1, Math.min(4, config.compilerConcurrency)),
-        logger: logger.child({ part: "verification-jobs" }),
-        onFinished: (job, outcome) =>
+        rpc,
+        rpcUrl: rpc?.url,
+        configuredChains,
+        runJobs: (role === "work" || (mode.jobs ?? config.jobs)) && dbs.writability.writable,
+        logger,
+        metrics,
+        onJobFinished: (job, outcome) =>
           void live.publishVerification(job.address, verificationResultOf(outcome)),
       });
-      const j = jobs;
-      await j.start();
-      cleanups.push(() => j.stop());
+      cleanups.push(() => verifier!.stop());
     }
 
+    // Token properties and metadata: inside the indexer for `start`/`index` (woken after each commit), and on
+    // `work`; claims in the tables let several processes share the work.
+    if (role === "work") {
+      const tokens = startTokenWork({ config, db, rpc, logger });
+      cleanups.push(() => tokens.stop());
+    }
+
+    const health: HealthSources = {
+      role,
+      writable: () => dbs.writability.writable,
+      requiresWrite: mustWrite,
+      ...(rpc ? { rpcHead: rpcHead(rpc) } : {}),
+      ...(indexerPart
+        ? {
+            progress: indexerPart.indexer.progress,
+            chainId: () => indexerPart!.indexer.chainId,
+            lease: () => ({ held: indexerPart!.lease.held(), kind: indexerPart!.lease.kind }),
+          }
+        : {}),
+    };
     let app: App | null = null;
-    if (mode.http) {
-      app = await buildApp({
-        db,
+    if (mode.http && verifier) {
+      const http = await startApiHttp({
         config,
-        logger: logger.child({ part: "http" }),
-        health: {
-          ...(rpc ? { rpcHead: async () => Number(await rpc.request<string>("eth_blockNumber", [])) } : {}),
-          ...(indexer ? { progress: indexer.progress, chainId: () => indexer!.chainId } : {}),
-        },
-        explorer: {
-          tags: loadPublicTags(config.publicTagsFile),
-          gateways: { ipfs: config.ipfsGatewayUrl, arweave: config.arweaveGatewayUrl },
-          // is_verified and the contract name of address objects come from our verified-contract store.
-          verified: createVerifiedContractLookup(db),
-        },
-        verifier: {
-          chains: [...chains.values()].map((c) => c.config),
-          compilers: compilers!,
-          verify: (req) => verify({ chains, compilers: compilers!, db, creationLookup }, req),
-        },
-        verificationApis: { db, chains, compilers: compilers!, jobs: jobs! },
+        dbs,
+        verifier,
+        health,
+        metrics,
+        logger,
         live: { hub: live.hub },
       });
-      await app.listen({ port: config.port, host: config.host });
-      const a = app;
-      cleanups.push(() => a.close());
-      logger.info(
-        { url: `http://${config.host}:${(a.server.address() as { port: number }).port}` },
-        "HTTP server listening; API docs at /api/docs",
-      );
+      app = http.app;
+      cleanups.push(() => http.stop());
+    } else {
+      const ops = await startOpsHttp({ config, dbs, health, metrics, logger });
+      if (ops) cleanups.push(() => ops.stop());
     }
-    return { app, indexer, anvil, db, rpc, compilers, chains, done, stop: stopAll };
+    return {
+      role,
+      app,
+      indexer: indexerPart?.indexer ?? null,
+      anvil,
+      db,
+      rpc,
+      compilers: verifier?.compilers ?? null,
+      chains: verifier?.chains ?? new Map(),
+      metrics,
+      done: indexerPart?.done ?? new Promise(() => {}),
+      stop: stopAll,
+    };
   } catch (e) {
     await stopAll();
     throw e;
   }
-}
-
-async function readIndexedChainId(db: Db): Promise<number | null> {
-  const [row] = await db.query<{ chain_id: number }>("select chain_id from indexer_state where id = 1");
-  return row?.chain_id ?? null;
 }
 
 export const dataPath = (config: Config, ...parts: string[]) => join(config.dataDir, ...parts);

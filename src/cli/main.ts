@@ -5,15 +5,24 @@ import { OPTIONS } from "../config/options.js";
 import { migrate } from "../db/migrate.js";
 import { openDb } from "../db/open.js";
 import { LookoutError } from "../errors/base.js";
-import { startService } from "../service.js";
+import { type Mode, startService } from "../service.js";
 import { createLogger } from "../util/logger.js";
 
 type Command = {
   summary: string;
   /** Which settings matter for this command (help text only; all are accepted). */
   uses: (key: string) => boolean;
-  run(config: Config): Promise<number>;
+  run(config: Config, switches: Switches): Promise<number>;
 };
+
+/** Boolean switches beside the settings table: `--migrate`, `--reset`, `--no-jobs`. */
+type Switches = { migrate?: boolean; reset?: boolean };
+
+const SWITCHES = {
+  migrate: "Apply database migrations first (`serve` and `work` only check the schema otherwise).",
+  reset: "Allow replacing the index of another chain held by this database (it is wiped).",
+  "no-jobs": "Run no verification jobs in this process (same as JOBS=false); submissions are still queued.",
+} as const;
 
 const allKeys = () => true;
 
@@ -22,10 +31,11 @@ const COMMANDS: Record<string, Command> = {
     summary:
       "Index the chain and serve the HTTP API in one process (launches a local anvil when RPC_URL is unset).",
     uses: allKeys,
-    run: (c) => runService(c, { http: true, indexer: true }),
+    run: (c, s) => runService(c, { http: true, indexer: true, role: "start", ...s }),
   },
   serve: {
-    summary: "Serve the HTTP API only (reads what another process indexed).",
+    summary:
+      "Serve the HTTP API (reads what another process indexed; runs verification jobs unless --no-jobs). Checks the schema, migrates only with --migrate.",
     uses: (k) =>
       ![
         "startBlock",
@@ -35,17 +45,25 @@ const COMMANDS: Record<string, Command> = {
         "pollIntervalMs",
         "anvilBlockTime",
       ].includes(k),
-    run: (c) => runService(c, { http: true, indexer: false }),
+    run: (c, s) => runService(c, { http: true, indexer: false, role: "serve", ...s }),
+  },
+  work: {
+    summary:
+      "Run verification jobs and token properties/metadata fetching, no HTTP API (/health and /metrics on PORT). Checks the schema, migrates only with --migrate.",
+    uses: (k) =>
+      !["startBlock", "reorgDepth", "batchSize", "fetchConcurrency", "anvilBlockTime", "jobs"].includes(k),
+    run: (c, s) => runService(c, { http: false, indexer: false, role: "work", ...s }),
   },
   index: {
-    summary: "Index the chain only (RPC_URL required).",
-    uses: (k) => !["port", "host", "bodyLimit"].includes(k),
-    run: (c) => {
+    summary:
+      "Index the chain only (RPC_URL required; /health and /metrics on PORT). Several may run: one indexes, the others stand by and take over.",
+    uses: (k) => !["bodyLimit", "jobs", "jobLeaseMs"].includes(k),
+    run: (c, s) => {
       if (!c.rpcUrl)
         throw new ConfigError(
           "RPC_URL: `lookout index` needs the URL of a chain (use `lookout start` for a local one).",
         );
-      return runService(c, { http: false, indexer: true });
+      return runService(c, { http: false, indexer: true, role: "index", ...s });
     },
   },
   demo: {
@@ -96,11 +114,14 @@ function help(command?: string): string {
       (o) =>
         `  --${o.flag.padEnd(24)} [${o.env}] ${o.description}${"default" in o && o.default !== "" ? ` Default: ${o.default}.` : ""}`,
     ),
+    ...(command === "migrate" || command === "demo"
+      ? []
+      : Object.entries(SWITCHES).map(([k, d]) => `  --${k.padEnd(24)} ${d}`)),
     "  --help                     Show this help.",
   ].join("\n");
 }
 
-async function runService(config: Config, mode: { http: boolean; indexer: boolean }): Promise<number> {
+async function runService(config: Config, mode: Mode): Promise<number> {
   const logger = createLogger(config.logLevel);
   const service = await startService(config, mode, logger);
   return new Promise<number>((resolve) => {
@@ -141,6 +162,7 @@ export async function main(argv: string[]): Promise<number> {
       options: {
         help: { type: "boolean", short: "h" },
         ...Object.fromEntries(OPTIONS.map((o) => [o.flag, { type: "string" as const }])),
+        ...Object.fromEntries(Object.keys(SWITCHES).map((k) => [k, { type: "boolean" as const }])),
       },
       allowPositionals: false,
       strict: true,
@@ -154,13 +176,18 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    const flags = Object.fromEntries(
+    const flags: Record<string, string> = Object.fromEntries(
       Object.entries(parsed.values)
-        .filter(([k]) => k !== "help")
+        .filter(([k]) => k !== "help" && !(k in SWITCHES))
         .map(([k, v]) => [k, String(v)]),
     );
+    if (parsed.values["no-jobs"]) flags.jobs = "false";
     const config = loadConfig(process.env, flags);
-    return await cmd.run(config);
+    const switches: Switches = {
+      ...(parsed.values.migrate ? { migrate: true } : {}),
+      ...(parsed.values.reset ? { reset: true } : {}),
+    };
+    return await cmd.run(config, switches);
   } catch (e) {
     if (e instanceof ConfigError) {
       process.stderr.write(`lookout: invalid configuration: ${e.shortMessage}\n`);

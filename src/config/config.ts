@@ -14,6 +14,12 @@ export type Config = Readonly<{
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  readDatabaseUrl: string | undefined;
+  dbPoolSize: number;
+  dbStatementTimeoutMs: number;
+  jobs: boolean;
+  jobLeaseMs: number;
+  leasePollMs: number;
   dataDir: string;
   rpcUrl: string | undefined;
   chainName: string;

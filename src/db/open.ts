@@ -9,10 +9,18 @@ export class DatabaseError extends LookoutError {
 }
 
 /** PostgreSQL when a URL is given, embedded PGlite under `<dataDir>/pglite` otherwise. */
-export async function openDb(opts: { databaseUrl?: string | undefined; dataDir: string }): Promise<Db> {
+export async function openDb(opts: {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  dbPoolSize?: number;
+  dbStatementTimeoutMs?: number;
+}): Promise<Db> {
   try {
     return opts.databaseUrl
-      ? await createPostgresDb(opts.databaseUrl)
+      ? await createPostgresDb(opts.databaseUrl, {
+          ...(opts.dbPoolSize ? { max: opts.dbPoolSize } : {}),
+          ...(opts.dbStatementTimeoutMs ? { statementTimeoutMs: opts.dbStatementTimeoutMs } : {}),
+        })
       : await createPgliteDb(join(opts.dataDir, "pglite"));
   } catch (cause) {
     throw new DatabaseError({
@@ -25,7 +33,7 @@ export async function openDb(opts: { databaseUrl?: string | undefined; dataDir: 
   }
 }
 
-function redact(url: string): string {
+export function redact(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = "***";

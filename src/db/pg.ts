@@ -44,8 +44,22 @@ function wrap(client: pg.Pool | pg.PoolClient): Queryable {
   };
 }
 
-export async function createPostgresDb(url: string, options: { max?: number } = {}): Promise<Db> {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types: typeParsers });
+export type PostgresPoolOptions = {
+  /** Connections in the pool. */
+  max?: number;
+  /** statement_timeout of every connection, ms (0 or unset: none). */
+  statementTimeoutMs?: number;
+};
+
+export async function createPostgresDb(url: string, options: PostgresPoolOptions = {}): Promise<Db> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    types: typeParsers,
+    // A peer that vanished (kill -9 of a process, a dropped network) must not hold our connections forever.
+    keepAlive: true,
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+  });
   // Idle clients can lose their server; without a handler the pool's 'error' event would crash the process.
   pool.on("error", () => {});
   const base = wrap(pool);

@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
 import type { Config } from "../config/config.js";
 import type { Db } from "../db/db.js";
+import type { Metrics } from "../metrics/registry.js";
 import type { Logger } from "../util/logger.js";
 import { apiV1Plugin, type VerifierHttpDeps } from "./api-v1/plugin.js";
 import { type ApiV2Options, apiV2Plugin } from "./api-v2/plugin.js";
@@ -13,6 +14,7 @@ import { bytecodeDbPlugin } from "./bytecode-db/plugin.js";
 import type { VerificationApiDeps } from "./etherscan/deps.js";
 import { etherscanPlugin } from "./etherscan/plugin.js";
 import { type HealthSources, healthRoutes } from "./health.js";
+import { registerOps } from "./ops.js";
 import { type LiveSocketOptions, liveSocketPlugin } from "./socket/plugin.js";
 import { sourcifyPlugin } from "./sourcify/plugin.js";
 
@@ -29,6 +31,10 @@ export type AppDeps = {
   verificationApis?: VerificationApiDeps;
   /** Live updates: without it the socket `/socket/v2/websocket` is not served. */
   live?: LiveSocketOptions;
+  /** Serves `/metrics` and records request latency by route. */
+  metrics?: Metrics;
+  /** Set when the database cannot be written (a read-only role): every write answers 503 with this reason. */
+  readOnlyReason?: string | null;
 };
 
 // The app as route modules see it: any logger, TypeBox schemas inferring handler types.
@@ -51,6 +57,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false, allErrors: false } },
     logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  registerOps(app, { metrics: deps.metrics, readOnlyReason: deps.readOnlyReason });
 
   // Browsers may call every route from another origin (the Blockscout frontend runs on its own); preflights
   // (OPTIONS) are answered for all of them.

@@ -9,7 +9,7 @@ import type { Logger } from "../util/logger.js";
 import { deriveCoreRows } from "./derive/core-rows.js";
 import type { IndexerExtension } from "./extension.js";
 import { Progress } from "./progress.js";
-import { initState, moveCheckpoint, readState, storedHashes } from "./store/checkpoint.js";
+import { initState, lockCheckpoint, moveCheckpoint, readState, storedHashes } from "./store/checkpoint.js";
 import { revertCoreRows, writeCoreRows } from "./store/core-store.js";
 
 /** An error that retrying cannot fix: the indexer stops and the process exits non-zero. */
@@ -42,6 +42,8 @@ export type IndexerDeps = {
   logger: Logger;
   extensions?: readonly IndexerExtension[];
   options: IndexerOptions;
+  /** Called after each committed range with its size and write time (metrics). */
+  onBatch?: (blocks: number, writeMs: number) => void;
 };
 
 type Tip = { number: number; hash: Hash } | null;
@@ -234,13 +236,29 @@ export class Indexer {
     const { db, rpc, caps } = this.deps;
     const last = batch[batch.length - 1]!.block;
     const rows = deriveCoreRows(batch);
+    const t0 = performance.now();
     await db.transaction(async (tx) => {
+      await this.fence(tx);
       await writeCoreRows(tx, rows);
       for (const x of this.extensions) await x.write(tx, batch, { rpc, caps });
       await moveCheckpoint(tx, Number(last.number), last.hash);
     });
     this.tip = { number: Number(last.number), hash: last.hash };
+    this.deps.onBatch?.(batch.length, performance.now() - t0);
     for (const x of this.extensions) x.afterCommit?.(this.tip.number);
+  }
+
+  /** First statement of every write: the checkpoint must still be the tip this indexer holds (see lease.ts). */
+  private async fence(tx: Parameters<Parameters<Db["transaction"]>[0]>[0]): Promise<void> {
+    if (await lockCheckpoint(tx, this.tip)) return;
+    // Another writer moved it (the previous lease holder's last batch landed after we read the tip): nothing is
+    // written; the tip is read again and the step retried from there.
+    const s = await readState(tx);
+    this.tip = s?.lastBlock != null && s.lastHash ? { number: s.lastBlock, hash: s.lastHash } : null;
+    throw new LookoutError({
+      code: "checkpoint_moved",
+      shortMessage: `Another indexer moved the checkpoint (now ${this.tip?.number ?? "none"}); continuing from it.`,
+    });
   }
 
   private async revertAll(tx: Parameters<Parameters<Db["transaction"]>[0]>[0], ancestor: number) {
@@ -280,6 +298,7 @@ export class Indexer {
     }
     const a = ancestor;
     await db.transaction(async (tx) => {
+      await this.fence(tx);
       await this.revertAll(tx, a.number);
       await moveCheckpoint(tx, a.number, a.hash);
     });

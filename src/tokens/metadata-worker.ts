@@ -49,6 +49,9 @@ export async function readTokenUri(
   return { ok: true, uri };
 }
 
+/** How long a claimed instance is left to its worker: well above one fetch's time limit. */
+const CLAIM_MS = 5 * 60_000;
+
 type DueRow = {
   token_address: Uint8Array;
   token_id: string;
@@ -68,10 +71,15 @@ export async function fetchDueMetadata(
   rpc: Rpc,
   o: MetadataFetchOptions = {},
 ): Promise<number> {
+  // Claimed by pushing retry_at past the fetch's time limit: a worker on another process skips these rows, and
+  // if this one dies mid-fetch they fall due again when the claim runs out (no separate lease column needed).
   const due = await db.query<DueRow>(
-    `select token_address, token_id::text as token_id, token_type, fetch_attempts, error_reason
-     from token_instances where not gave_up and retry_at <= now() order by retry_at limit $1`,
-    [o.batch ?? 20],
+    `update token_instances t set retry_at = now() + $2 * interval '1 millisecond'
+     from (select token_address, token_id from token_instances
+           where not gave_up and retry_at <= now() order by retry_at limit $1 for update skip locked) d
+     where t.token_address = d.token_address and t.token_id = d.token_id
+     returning t.token_address, t.token_id::text as token_id, t.token_type, t.fetch_attempts, t.error_reason`,
+    [o.batch ?? 20, CLAIM_MS],
   );
   const queue = [...due];
   const worker = async () => {

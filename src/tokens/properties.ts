@@ -45,9 +45,16 @@ export async function fetchTokenProperties(
  * Returns how many tokens it handled.
  */
 export async function refreshTokenProperties(db: Queryable, rpc: Rpc, limit = 50): Promise<number> {
+  // Claimed for a minute so workers of several processes do not call the same token at once; a worker that
+  // dies leaves the claim to run out.
   const due = await db.query<{ address: Uint8Array; type: string; fetched: boolean }>(
-    `select address, type, properties_fetched_at is not null as fetched from tokens
-     where properties_fetched_at is null or supply_stale limit $1`,
+    `update tokens t set properties_claimed_until = now() + interval '1 minute'
+     from (select address from tokens
+           where (properties_fetched_at is null or supply_stale)
+             and (properties_claimed_until is null or properties_claimed_until < now())
+           limit $1 for update skip locked) d
+     where t.address = d.address
+     returning t.address, t.type, t.properties_fetched_at is not null as fetched`,
     [limit],
   );
   await Promise.all(
@@ -55,16 +62,17 @@ export async function refreshTokenProperties(db: Queryable, rpc: Rpc, limit = 50
       const address = fromBytea(t.address);
       if (t.fetched) {
         const supply = decodeUintResult(await call(rpc, address, SELECTORS.totalSupply));
-        await db.query("update tokens set total_supply = $2, supply_stale = false where address = $1", [
-          toBytea(address),
-          supply,
-        ]);
+        await db.query(
+          "update tokens set total_supply = $2, supply_stale = false, properties_claimed_until = null where address = $1",
+          [toBytea(address), supply],
+        );
         return;
       }
       const p = await fetchTokenProperties(rpc, address, t.type);
       await db.query(
         `update tokens set name = $2, symbol = $3, decimals = $4, total_supply = $5, erc165_confirmed = $6,
-           properties_fetched_at = now(), supply_stale = false where address = $1`,
+           properties_fetched_at = now(), supply_stale = false, properties_claimed_until = null
+         where address = $1`,
         [toBytea(address), p.name, p.symbol, p.decimals, p.totalSupply, p.erc165],
       );
     }),

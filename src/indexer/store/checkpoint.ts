@@ -45,6 +45,25 @@ export async function moveCheckpoint(tx: Queryable, block: number | null, hash: 
   );
 }
 
+/**
+ * Locks the checkpoint row for the rest of the transaction and checks it is still `expected` (the tip this
+ * indexer read): the compare-and-set that fences a writer which lost the lease. Returns false when another
+ * writer moved it.
+ */
+export async function lockCheckpoint(
+  tx: Queryable,
+  expected: { number: number; hash: Hash } | null,
+): Promise<boolean> {
+  const [r] = await tx.query<{ last_block: number | null; last_hash: Uint8Array | null }>(
+    "select last_block, last_hash from indexer_state where id = 1 for update",
+  );
+  if (!r) return false;
+  const hash = fromByteaOrNull(r.last_hash);
+  return expected === null
+    ? r.last_block === null
+    : r.last_block === expected.number && hash === expected.hash;
+}
+
 export async function storedHashes(db: Queryable, from: number, to: number): Promise<Map<number, Hash>> {
   const rows = await db.query<{ number: number; hash: Uint8Array }>(
     "select number, hash from blocks where number between $1 and $2",

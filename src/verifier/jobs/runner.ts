@@ -1,6 +1,17 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
 import type { Queryable } from "../../db/db.js";
 import { outcomeOf, outcomeOfError } from "./outcome.js";
-import { claimJob, finishJob, getJob, insertJob, requeueAbandonedJobs } from "./store.js";
+import {
+  claimJob,
+  finishJob,
+  getJob,
+  insertJob,
+  type Lease,
+  reclaimExpiredJobs,
+  releaseJobs,
+  renewLeases,
+} from "./store.js";
 import type { Job, JobOutcome, SubmitResult, VerificationJobs, VerifyRunner } from "./types.js";
 
 type Log = { info(o: unknown, m?: string): void; warn(o: unknown, m?: string): void };
@@ -15,15 +26,19 @@ export type JobRunnerOptions = {
   pollMs?: number;
   /** A job interrupted this many times (a crash each time?) fails instead of being retried again. */
   maxAttempts?: number;
+  /** Lease of a claimed job, renewed every third of it while the job runs; after it, another process takes over. */
+  leaseMs?: number;
+  /** This process's name in `verification_jobs.owner` (default: host:pid:uuid). */
+  owner?: string;
   logger?: Log;
-  /** Told of every finished job once its outcome is stored (live updates report it on the socket). */
-  onFinished?: (job: Job, outcome: JobOutcome) => void;
+  /** Told of every finished job once its outcome is stored (metrics; live updates report it on the socket). */
+  onFinished?: (job: Job, outcome: JobOutcome, durationMs: number) => void;
 };
 
 export type JobRunner = VerificationJobs & {
-  /** Re-queues jobs left running by a stopped process, then starts claiming. */
+  /** Re-queues jobs whose lease expired (their process died), then starts claiming; repeats both every poll. */
   start(): Promise<void>;
-  /** Stops claiming; waits up to `waitMs` for jobs in flight (unfinished ones are re-queued at the next start). */
+  /** Stops claiming; waits up to `waitMs` for jobs in flight, then hands the unfinished ones back to the queue. */
   stop(waitMs?: number): Promise<void>;
   /** Resolves once no job is pending or running in this process (tests). */
   idle(): Promise<void>;
@@ -38,6 +53,10 @@ const silent: Log = { info() {}, warn() {} };
 export function createJobRunner(o: JobRunnerOptions): JobRunner {
   const concurrency = Math.max(1, o.concurrency ?? 2);
   const log = o.logger ?? silent;
+  // host:pid:uuid, so an operator (or a test) can tell which process holds a job.
+  const owner = o.owner ?? `${hostname()}:${process.pid}:${randomUUID()}`;
+  const leaseMs = o.leaseMs ?? 60_000;
+  let heartbeat: NodeJS.Timeout | undefined;
   const active = new Set<Promise<void>>();
   let stopped = true;
   let pumping = false;
@@ -52,7 +71,7 @@ export function createJobRunner(o: JobRunnerOptions): JobRunner {
     for (const w of waiters) w();
   };
 
-  async function run(job: Job) {
+  async function run(job: Job, lease: Lease) {
     const t0 = performance.now();
     let outcome: JobOutcome;
     try {
@@ -62,29 +81,40 @@ export function createJobRunner(o: JobRunnerOptions): JobRunner {
       if (outcome.result === "failed" && outcome.code === "internal_error")
         log.warn({ err: e, job: job.id }, "Verification job failed");
     }
-    await finishJob(o.db, job.id, outcome, performance.now() - t0).catch((e: unknown) =>
-      log.warn({ err: e, job: job.id }, "Could not record a verification job's outcome"),
-    );
+    const ms = performance.now() - t0;
+    const recorded = await finishJob(o.db, job.id, lease, outcome, ms).catch((e: unknown) => {
+      log.warn({ err: e, job: job.id }, "Could not record a verification job's outcome");
+      return false;
+    });
+    if (!recorded) {
+      log.warn({ job: job.id }, "Verification job's lease was lost (taken over); its outcome is discarded");
+      return;
+    }
     try {
-      o.onFinished?.(job, outcome);
+      o.onFinished?.(job, outcome, ms);
     } catch (e) {
       log.warn({ err: e, job: job.id }, "A verification job's listener failed");
     }
   }
 
-  async function pump(): Promise<void> {
+  let pumped: Promise<void> = Promise.resolve();
+  function pump(): Promise<void> {
     if (pumping) {
       again = true;
-      return;
+      return pumped;
     }
+    pumped = pumpOnce();
+    return pumped;
+  }
+  async function pumpOnce(): Promise<void> {
     pumping = true;
     try {
       do {
         again = false;
         while (!stopped && active.size < concurrency) {
-          const job = await claimJob(o.db);
-          if (!job) break;
-          const p: Promise<void> = run(job).finally(() => {
+          const claimed = await claimJob(o.db, owner, leaseMs);
+          if (!claimed) break;
+          const p: Promise<void> = run(claimed.job, claimed.lease).finally(() => {
             active.delete(p);
             void pump();
           });
@@ -96,6 +126,16 @@ export function createJobRunner(o: JobRunnerOptions): JobRunner {
     } finally {
       pumping = false;
       settleIdle();
+    }
+  }
+
+  async function reclaim(): Promise<void> {
+    if (stopped) return;
+    try {
+      const n = await reclaimExpiredJobs(o.db, o.maxAttempts ?? 3);
+      if (n) log.info({ requeued: n }, "Re-queued verification jobs whose process stopped renewing them");
+    } catch (e) {
+      log.warn({ err: e }, "Could not reclaim expired verification jobs");
     }
   }
 
@@ -112,17 +152,28 @@ export function createJobRunner(o: JobRunnerOptions): JobRunner {
     },
     get: (id) => getJob(o.db, id),
     async start() {
-      const requeued = await requeueAbandonedJobs(o.db, o.maxAttempts ?? 3);
-      if (requeued) log.info({ requeued }, "Re-queued verification jobs interrupted by a restart");
       stopped = false;
-      timer = setInterval(() => void pump(), o.pollMs ?? 2000);
+      await reclaim();
+      timer = setInterval(() => void reclaim().then(pump), o.pollMs ?? 2000);
       timer.unref();
+      heartbeat = setInterval(() => {
+        if (active.size === 0) return;
+        renewLeases(o.db, owner, leaseMs).catch((e: unknown) =>
+          log.warn({ err: e }, "Could not renew verification job leases"),
+        );
+      }, leaseMs / 3);
+      heartbeat.unref();
       await pump();
     },
     async stop(waitMs = 10_000) {
       stopped = true;
       clearInterval(timer);
-      if (active.size === 0) return;
+      // A claim in flight lands in `active` before we look.
+      await pumped.catch(() => {});
+      if (active.size === 0) {
+        clearInterval(heartbeat);
+        return;
+      }
       let t: NodeJS.Timeout | undefined;
       await Promise.race([
         Promise.allSettled([...active]),
@@ -131,6 +182,11 @@ export function createJobRunner(o: JobRunnerOptions): JobRunner {
         }),
       ]);
       clearTimeout(t);
+      clearInterval(heartbeat);
+      if (active.size > 0) {
+        const released = await releaseJobs(o.db, owner).catch(() => 0);
+        if (released) log.info({ released }, "Handed unfinished verification jobs back to the queue");
+      }
     },
     idle() {
       return new Promise<void>((resolve) => {

@@ -73,45 +73,106 @@ export async function getJob(db: Queryable, id: string): Promise<Job | null> {
   return row ? toJob(row) : null;
 }
 
+export type Lease = { owner: string; token: string };
+
 /**
- * Claims the oldest pending job (state → running). `skip locked` lets several processes share one PostgreSQL
- * database without claiming the same job; on PGlite (one process, one connection) it is simply a no-op.
+ * Claims the oldest pending job (state → running) for `owner`, with a lease of `leaseMs` that the owner renews
+ * (`renewLeases`) while the job runs. `skip locked` lets several processes share one PostgreSQL database without
+ * claiming the same job; on PGlite (one process, one connection) it is simply a no-op.
  */
-export async function claimJob(db: Queryable): Promise<Job | null> {
+export async function claimJob(
+  db: Queryable,
+  owner: string,
+  leaseMs: number,
+): Promise<{ job: Job; lease: Lease } | null> {
+  const token = randomUUID();
   const [row] = await db.query<Row>(
-    `update verification_jobs set state = 'running', started_at = now(), attempts = attempts + 1
+    `update verification_jobs set state = 'running', started_at = now(), attempts = attempts + 1,
+       owner = $1, lease_token = $2, lease_expires_at = now() + $3 * interval '1 millisecond'
      where id = (select id from verification_jobs where state = 'pending'
                  order by created_at limit 1 for update skip locked)
      returning *`,
+    [owner, token, leaseMs],
   );
-  return row ? toJob(row) : null;
+  return row ? { job: toJob(row), lease: { owner, token } } : null;
 }
 
-export async function finishJob(db: Queryable, id: string, outcome: JobOutcome, durationMs: number) {
-  await db.query(
-    `update verification_jobs set state = 'done', outcome = $2, finished_at = now(), duration_ms = $3
-     where id = $1`,
-    [id, JSON.stringify(outcome), Math.round(durationMs)],
+/** Extends the leases of every job `owner` still holds (the heartbeat). Returns how many it holds. */
+export async function renewLeases(db: Queryable, owner: string, leaseMs: number): Promise<number> {
+  const rows = await db.query<{ id: string }>(
+    `update verification_jobs set lease_expires_at = now() + $2 * interval '1 millisecond'
+     where state = 'running' and owner = $1 returning id`,
+    [owner, leaseMs],
   );
+  return rows.length;
 }
 
 /**
- * Puts back jobs a stopped process left running (a restart mid-verification). Jobs that already failed to finish
- * `maxAttempts` times (they may crash the process) end as internal errors instead of looping forever.
+ * Records the outcome, only while `lease` is still the job's: a process whose lease expired (it stalled, its job
+ * was handed to another) writes nothing. Returns whether the outcome was recorded.
  */
-export async function requeueAbandonedJobs(db: Queryable, maxAttempts: number): Promise<number> {
+export async function finishJob(
+  db: Queryable,
+  id: string,
+  lease: Lease,
+  outcome: JobOutcome,
+  durationMs: number,
+): Promise<boolean> {
+  const rows = await db.query<{ id: string }>(
+    `update verification_jobs set state = 'done', outcome = $3, finished_at = now(), duration_ms = $4,
+       lease_expires_at = null
+     where id = $1 and lease_token = $2 and state = 'running' returning id`,
+    [id, lease.token, JSON.stringify(outcome), Math.round(durationMs)],
+  );
+  return rows.length > 0;
+}
+
+/** Hands the jobs `owner` still runs back to the queue (a shutdown that could not wait for them). */
+export async function releaseJobs(db: Queryable, owner: string): Promise<number> {
+  const rows = await db.query<{ id: string }>(
+    `update verification_jobs set state = 'pending', started_at = null, owner = null, lease_token = null,
+       lease_expires_at = null
+     where state = 'running' and owner = $1 returning id`,
+    [owner],
+  );
+  return rows.length;
+}
+
+/**
+ * Puts back jobs whose lease expired (their process died or stalled), run by every worker continuously. Jobs that
+ * already failed to finish `maxAttempts` times (they may crash the process) end as internal errors instead of
+ * looping forever. Rows from before leases existed (no expiry) count as expired.
+ */
+export async function reclaimExpiredJobs(db: Queryable, maxAttempts: number): Promise<number> {
   const failed: JobOutcome = {
     result: "failed",
     code: "internal_error",
     message: `Verification was interrupted ${maxAttempts} times; giving up`,
   };
+  const expired = "state = 'running' and (lease_expires_at is null or lease_expires_at < now())";
   await db.query(
-    `update verification_jobs set state = 'done', outcome = $2, finished_at = now()
-     where state = 'running' and attempts >= $1`,
+    `update verification_jobs set state = 'done', outcome = $2, finished_at = now(), lease_token = null,
+       lease_expires_at = null
+     where ${expired} and attempts >= $1`,
     [maxAttempts, JSON.stringify(failed)],
   );
   const rows = await db.query<{ id: string }>(
-    "update verification_jobs set state = 'pending', started_at = null where state = 'running' returning id",
+    `update verification_jobs set state = 'pending', started_at = null, owner = null, lease_token = null,
+       lease_expires_at = null
+     where ${expired} returning id`,
   );
   return rows.length;
+}
+
+/** Pending jobs and the age of the oldest, for /metrics (the pending set is small: a partial index holds it). */
+export async function queueStats(
+  db: Queryable,
+): Promise<{ pending: number; running: number; oldestAgeS: number }> {
+  const [r] = await db.query<{ pending: number; running: number; age: number | null }>(
+    `select (select count(*)::int from verification_jobs where state = 'pending') as pending,
+            (select count(*)::int from verification_jobs where state = 'running') as running,
+            (select extract(epoch from now() - min(created_at))::float8 from verification_jobs
+             where state = 'pending') as age`,
+  );
+  return { pending: r?.pending ?? 0, running: r?.running ?? 0, oldestAgeS: r?.age ?? 0 };
 }
