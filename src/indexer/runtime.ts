@@ -240,6 +240,7 @@ export class Indexer {
       await moveCheckpoint(tx, Number(last.number), last.hash);
     });
     this.tip = { number: Number(last.number), hash: last.hash };
+    this.log.debug({ from: Number(batch[0]!.block.number), to: this.tip.number }, "Committed blocks");
     for (const x of this.extensions) x.afterCommit?.(this.tip.number);
   }
 
