@@ -25,6 +25,8 @@ export type RpcBlock = {
   parentHash: Hash;
   timestamp: Hex;
   miner: Address;
+  /** 0 since the merge (proof of stake): no block reward. */
+  difficulty?: Hex;
   gasUsed: Hex;
   gasLimit: Hex;
   baseFeePerGas?: Hex | null;

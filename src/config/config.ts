@@ -37,6 +37,11 @@ export type Config = Readonly<{
   compilerTimeoutMs: number;
   compilerMemoryMb: number;
   bodyLimit: number;
+  httpHeadersTimeoutMs: number;
+  httpBodyTimeoutMs: number;
+  httpRequestTimeoutMs: number;
+  httpKeepAliveTimeoutMs: number;
+  httpMaxRequestsPerSocket: number;
   ipfsGatewayUrl: string;
   arweaveGatewayUrl: string;
   metadataAllowedHosts: readonly string[];

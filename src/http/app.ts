@@ -9,12 +9,20 @@ import { apiV1Plugin, type VerifierHttpDeps } from "./api-v1/plugin.js";
 import { type ApiV2Options, apiV2Plugin } from "./api-v2/plugin.js";
 import type { VerificationApiDeps } from "./etherscan/deps.js";
 import { etherscanPlugin } from "./etherscan/plugin.js";
+import {
+  clientErrorHandler,
+  frameworkErrorHandler,
+  notFoundHandler,
+  rejectNonFiniteNumbers,
+  rootErrorHandler,
+} from "./dialects.js";
 import { type HealthSources, healthRoutes } from "./health.js";
 import { sourcifyPlugin } from "./sourcify/plugin.js";
+import { type HttpLimits, serverTimeouts } from "./timeouts.js";
 
 export type AppDeps = {
   db: Db;
-  config: Pick<Config, "bodyLimit"> & Partial<Pick<Config, "coinBalanceHistoryDays">>;
+  config: Pick<Config, "bodyLimit"> & Partial<Pick<Config, "coinBalanceHistoryDays"> & HttpLimits>;
   logger?: Logger | false;
   health?: HealthSources;
   /** Address-object options of the explorer API (public tags, gateways, verified-contract lookup). */
@@ -37,7 +45,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false, allErrors: false } },
     logController: new LogController({ disableRequestLogging: true }),
+    ...serverTimeouts(deps.config),
+    // Errors before any API plugin sees the request, in the dialect of the path (dialects.ts).
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.addHook("preHandler", rejectNonFiniteNumbers);
 
   await app.register(swagger, {
     openapi: {
@@ -68,13 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await app.register(sourcifyPlugin, { prefix: "/sourcify", deps: deps.verificationApis });
   }
 
-  app.setNotFoundHandler((_req, reply) => {
-    void reply.code(404).send({ message: "Not found" });
-  });
-  app.setErrorHandler((err: { statusCode?: number; message: string }, req, reply) => {
-    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
-    if (status === 500) req.log.error({ err }, "Request failed");
-    void reply.code(status).send({ message: status === 500 ? "Internal server error" : err.message });
-  });
+  app.setNotFoundHandler(notFoundHandler);
+  app.setErrorHandler(rootErrorHandler);
   return app as unknown as App;
 }

@@ -53,10 +53,10 @@ type VyperOutput = {
   expected_local_runtime_code?: { data: string }[];
 };
 
+/** The recorded output; an empty one when the shared fixtures are absent (its tests are skipped then). */
 function vyperOutput(name: string): VyperOutput {
-  return vyperOutputs[
-    Object.keys(vyperOutputs).find((k) => k.endsWith(`/${name}.json`)) as string
-  ] as VyperOutput;
+  const key = Object.keys(vyperOutputs).find((k) => k.endsWith(`/${name}.json`));
+  return (key ? vyperOutputs[key] : {}) as VyperOutput;
 }
 
 /** Flips one byte (XOR 0xff) at a byte offset of a 0x-hex string. */
