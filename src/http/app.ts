@@ -7,8 +7,6 @@ import type { Db } from "../db/db.js";
 import type { Logger } from "../util/logger.js";
 import { apiV1Plugin, type VerifierHttpDeps } from "./api-v1/plugin.js";
 import { type ApiV2Options, apiV2Plugin } from "./api-v2/plugin.js";
-import type { VerificationApiDeps } from "./etherscan/deps.js";
-import { etherscanPlugin } from "./etherscan/plugin.js";
 import {
   clientErrorHandler,
   frameworkErrorHandler,
@@ -16,6 +14,8 @@ import {
   rejectNonFiniteNumbers,
   rootErrorHandler,
 } from "./dialects.js";
+import type { VerificationApiDeps } from "./etherscan/deps.js";
+import { etherscanPlugin } from "./etherscan/plugin.js";
 import { type HealthSources, healthRoutes } from "./health.js";
 import { sourcifyPlugin } from "./sourcify/plugin.js";
 import { type HttpLimits, serverTimeouts } from "./timeouts.js";

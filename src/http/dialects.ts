@@ -83,7 +83,8 @@ export function rootErrorHandler(err: FastifyError, req: FastifyRequest, reply: 
     req.log.error({ err }, "Request failed");
     const dialect = dialectOf(req.url);
     // Still in the dialect, and never with internals in the message.
-    if (dialect === "etherscan") return reply.code(200).send(dialectError(dialect, 400, "Internal error").body);
+    if (dialect === "etherscan")
+      return reply.code(200).send(dialectError(dialect, 400, "Internal error").body);
     return reply.code(500).send({ message: "Internal server error" });
   }
   return send(reply, dialectOf(req.url), status, err.message);
@@ -93,7 +94,9 @@ export function rootErrorHandler(err: FastifyError, req: FastifyRequest, reply: 
 export function frameworkErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
   const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
   const message =
-    err.code === "FST_ERR_BAD_URL" ? "Malformed URL: invalid percent-encoding in the path" : statusMessage(status);
+    err.code === "FST_ERR_BAD_URL"
+      ? "Malformed URL: invalid percent-encoding in the path"
+      : statusMessage(status);
   void send(reply, dialectOf(req.url), status, message);
 }
 
@@ -147,7 +150,13 @@ export async function rejectNonFiniteNumbers(req: FastifyRequest) {
         const err = new Error(`${key} must be a finite integer`) as FastifyError;
         err.statusCode = 400;
         err.validation = [
-          { keyword: "type", instancePath: `/${key}`, schemaPath: "", params: {}, message: "must be integer" },
+          {
+            keyword: "type",
+            instancePath: `/${key}`,
+            schemaPath: "",
+            params: {},
+            message: "must be integer",
+          },
         ];
         err.validationContext = context;
         throw err;
