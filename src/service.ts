@@ -11,10 +11,12 @@ import { openDb } from "./db/open.js";
 import { LookoutError } from "./errors/base.js";
 import { loadPublicTags } from "./explorer/address/tags.js";
 import { type App, buildApp } from "./http/app.js";
+import { closeApp } from "./http/timeouts.js";
 import { defaultExtensions } from "./indexer/extensions.js";
 import { reportProgress } from "./indexer/progress.js";
 import { FatalIndexerError, Indexer } from "./indexer/runtime.js";
 import type { Logger } from "./util/logger.js";
+import { INDEXER_STOP_WAIT_MS, within } from "./util/shutdown.js";
 import { createChainClients, type VerifierChain } from "./verifier/chain-clients.js";
 import { type CompilerRegistry, createCompilers } from "./verifier/compilers/index.js";
 import { createJobRunner, type JobRunner } from "./verifier/jobs/index.js";
@@ -144,8 +146,9 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
       cleanups.push(async () => {
         controller.abort();
         stopProgress();
-        // Wait for the batch in flight: its transaction commits or rolls back before the database closes.
-        await running.catch(() => {});
+        // Wait for the batch in flight: its transaction commits or rolls back before the database closes. A fetch
+        // from a node that stopped answering holds nothing written: not waited for beyond a few seconds.
+        await within(running, INDEXER_STOP_WAIT_MS);
         await idx.stopExtensions();
       });
     }
@@ -219,7 +222,7 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
       });
       await app.listen({ port: config.port, host: config.host });
       const a = app;
-      cleanups.push(() => a.close());
+      cleanups.push(() => closeApp(a));
       logger.info(
         { url: `http://${config.host}:${(a.server.address() as { port: number }).port}` },
         "HTTP server listening; API docs at /api/docs",

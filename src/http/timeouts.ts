@@ -1,4 +1,6 @@
+import type { FastifyInstance } from "fastify";
 import type { Config } from "../config/config.js";
+import { within } from "../util/shutdown.js";
 
 export type HttpLimits = Pick<
   Config,
@@ -32,4 +34,14 @@ export function serverTimeouts(l: Partial<HttpLimits>) {
         : {}),
     },
   };
+}
+
+/** Closes the server: requests in flight get `graceMs` to finish, then every connection is cut (a client still
+ * sending a body would otherwise hold the shutdown up to the body timeout). */
+export async function closeApp(app: FastifyInstance, graceMs = 2_000): Promise<void> {
+  const closing = app.close();
+  if (!(await within(closing, graceMs))) {
+    app.server.closeAllConnections();
+    await closing;
+  }
 }
