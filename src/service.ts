@@ -17,6 +17,7 @@ import { reportProgress } from "./indexer/progress.js";
 import { FatalIndexerError, Indexer } from "./indexer/runtime.js";
 import type { Logger } from "./util/logger.js";
 import { INDEXER_STOP_WAIT_MS, within } from "./util/shutdown.js";
+import { describeDatabase, startupLine } from "./util/startup-line.js";
 import { createChainClients, type VerifierChain } from "./verifier/chain-clients.js";
 import { type CompilerRegistry, createCompilers } from "./verifier/compilers/index.js";
 import { createJobRunner, type JobRunner } from "./verifier/jobs/index.js";
@@ -223,9 +224,10 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
       await app.listen({ port: config.port, host: config.host });
       const a = app;
       cleanups.push(() => closeApp(a));
+      const url = `http://${config.host}:${(a.server.address() as { port: number }).port}`;
       logger.info(
-        { url: `http://${config.host}:${(a.server.address() as { port: number }).port}` },
-        "HTTP server listening; API docs at /api/docs",
+        { url, docs: `${url}/api/docs`, database: describeDatabase(config), rpc: rpcUrl ?? null },
+        startupLine({ database: describeDatabase(config), rpc: rpcUrl ?? null, http: url }),
       );
     }
     return { app, indexer, anvil, db, rpc, compilers, chains, done, stop: stopAll };
