@@ -95,59 +95,65 @@ describe("coin balances of the fee recipient", () => {
     }
   });
 
-  it("equal the node's balance at each block with a block every second and bursts of transfers, across a SIGKILL", {
-    timeout: 900_000,
-  }, async () => {
-    const chain = await startTestChain({ blockTime: 1 });
-    chains.push(chain);
-    const url = chain.anvil.url;
-    const accounts = chain.anvil.accounts.map((a) => a.address);
-    const dir = mkdtempSync(join(tmpdir(), "lookout-fee-recipient-"));
-    const pg = await createTestDatabaseUrl();
-    const env = {
-      RPC_URL: url,
-      POLL_INTERVAL_MS: "50",
-      INDEX_BATCH_SIZE: "5",
-      LOG_LEVEL: "debug",
-      ...(pg ? { DATABASE_URL: pg.url } : { DATA_DIR: dir }),
-    };
-    let stop = false;
-    let senders: Promise<number>[] = [];
-    try {
-      // Follow the chain through the bursts, killed once mid-way, then restarted.
-      const first = runCli(["index"], env);
-      await first.waitFor(/Indexer ready/, 240_000);
-      const start = Number(await rpc<Hex>(url, "eth_blockNumber"));
-      senders = [1, 2, 3, 4, 5].map((i) => burst(url, accounts[i]!, accounts[0]!, () => stop));
-      // A commit that reaches a block a few blocks into the bursts; killed right then.
-      const committedPast = (n: number) =>
-        new RegExp(`"to":(${Array.from({ length: 500 }, (_, i) => n + i).join("|")})[,}]`);
-      await first.waitFor(committedPast(start + 4), 240_000);
-      first.child.kill("SIGKILL");
-      expect((await first.exited).signal).toBe("SIGKILL");
-      const second = runCli(["index"], env);
-      await second.waitFor(/Indexer ready/, 240_000);
-      await second.waitFor(committedPast(Number(await rpc<Hex>(url, "eth_blockNumber")) + 3), 240_000);
-      stop = true;
-      expect((await Promise.all(senders)).reduce((a, b) => a + b, 0)).toBeGreaterThan(20);
-      second.child.kill("SIGTERM");
-      expect((await second.exited).code).toBe(0);
-
-      const db = pg ? await createPostgresDb(pg.url) : await createPgliteDb(join(dir, "pglite"));
+  // Minutes of a loaded machine's time (a block per second, bursts, two indexer processes): run where wanted with
+  // LOOKOUT_SOAK_TESTS=1; the racing-node test above reproduces the same fault every time.
+  it.runIf(process.env.LOOKOUT_SOAK_TESTS === "1")(
+    "equal the node's balance at each block with a block every second and bursts of transfers, across a SIGKILL (soak: LOOKOUT_SOAK_TESTS=1)",
+    {
+      timeout: 900_000,
+    },
+    async () => {
+      const chain = await startTestChain({ blockTime: 1 });
+      chains.push(chain);
+      const url = chain.anvil.url;
+      const accounts = chain.anvil.accounts.map((a) => a.address);
+      const dir = mkdtempSync(join(tmpdir(), "lookout-fee-recipient-"));
+      const pg = await createTestDatabaseUrl();
+      const env = {
+        RPC_URL: url,
+        POLL_INTERVAL_MS: "50",
+        INDEX_BATCH_SIZE: "5",
+        LOG_LEVEL: "debug",
+        ...(pg ? { DATABASE_URL: pg.url } : { DATA_DIR: dir }),
+      };
+      let stop = false;
+      let senders: Promise<number>[] = [];
       try {
-        const rows = await balanceRows(db);
-        const miner = (await rpc<{ miner: Address }>(url, "eth_getBlockByNumber", ["0x1", false])).miner;
-        expect(rows.filter((r) => r.address === miner.toLowerCase()).length).toBeGreaterThan(2);
-        expect(await wrongRows(url, rows)).toEqual([]);
+        // Follow the chain through the bursts, killed once mid-way, then restarted.
+        const first = runCli(["index"], env);
+        await first.waitFor(/Indexer ready/, 240_000);
+        const start = Number(await rpc<Hex>(url, "eth_blockNumber"));
+        senders = [1, 2, 3, 4, 5].map((i) => burst(url, accounts[i]!, accounts[0]!, () => stop));
+        // A commit that reaches a block a few blocks into the bursts; killed right then.
+        const committedPast = (n: number) =>
+          new RegExp(`"to":(${Array.from({ length: 500 }, (_, i) => n + i).join("|")})[,}]`);
+        await first.waitFor(committedPast(start + 4), 240_000);
+        first.child.kill("SIGKILL");
+        expect((await first.exited).signal).toBe("SIGKILL");
+        const second = runCli(["index"], env);
+        await second.waitFor(/Indexer ready/, 240_000);
+        await second.waitFor(committedPast(Number(await rpc<Hex>(url, "eth_blockNumber")) + 3), 240_000);
+        stop = true;
+        expect((await Promise.all(senders)).reduce((a, b) => a + b, 0)).toBeGreaterThan(20);
+        second.child.kill("SIGTERM");
+        expect((await second.exited).code).toBe(0);
+
+        const db = pg ? await createPostgresDb(pg.url) : await createPgliteDb(join(dir, "pglite"));
+        try {
+          const rows = await balanceRows(db);
+          const miner = (await rpc<{ miner: Address }>(url, "eth_getBlockByNumber", ["0x1", false])).miner;
+          expect(rows.filter((r) => r.address === miner.toLowerCase()).length).toBeGreaterThan(2);
+          expect(await wrongRows(url, rows)).toEqual([]);
+        } finally {
+          await db.close();
+        }
       } finally {
-        await db.close();
+        stop = true;
+        await Promise.all(senders);
+        await killAllCli();
+        await pg?.drop();
+        rmSync(dir, { recursive: true, force: true });
       }
-    } finally {
-      stop = true;
-      await Promise.all(senders);
-      await killAllCli();
-      await pg?.drop();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 });
