@@ -102,8 +102,14 @@ describe("bounded shutdown", () => {
     chain ??= await startTestChain();
     const { env: e, pg } = await env();
     try {
-      const p = runCli(["index"], { ...e, RPC_URL: chain.anvil.url, POLL_INTERVAL_MS: "50" });
-      await p.waitFor(/Caught up with the chain head/, 240_000);
+      const p = runCli(["index"], {
+        ...e,
+        RPC_URL: chain.anvil.url,
+        POLL_INTERVAL_MS: "50",
+        LOG_LEVEL: "debug",
+      });
+      // Following: the chain (a few blocks) is indexed, the indexer polls the head.
+      await p.waitFor(/Committed blocks/, 240_000);
       chain.anvil.process.kill("SIGSTOP");
       const r = await terminate(p);
       expect(r.code).toBe(0);
