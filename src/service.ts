@@ -183,6 +183,7 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
         metrics,
         logger,
         live: { hub: live.hub },
+        ...(rpc ? { rpcUrl: rpc.url } : {}),
       });
       app = http.app;
       cleanups.push(() => http.stop());

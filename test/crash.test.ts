@@ -6,7 +6,7 @@ import { createPostgresDb } from "../src/db/pg.js";
 import { createPgliteDb } from "../src/db/pglite.js";
 import { type ActivityContracts, deployActivityContracts, mineActivity } from "./helpers/activity.js";
 import { startTestChain, type TestChain } from "./helpers/anvil.js";
-import { runCli } from "./helpers/cli.js";
+import { killAllCli, runCli } from "./helpers/cli.js";
 import { createTestDatabaseUrl, createTestDb } from "./helpers/db.js";
 import {
   EXPLORER_TABLES,
@@ -22,15 +22,17 @@ describe("crash safety", () => {
   beforeAll(async () => {
     chain = await startTestChain();
     k = await deployActivityContracts(chain.anvil.url);
-    // Enough blocks that the five short runs below cannot finish catch-up even on a fast, quiet machine (about
-    // 120 blocks/s here on PostgreSQL), so every kill lands mid-way.
+    // 120 batches of 5 blocks: each run below is killed right after its n-th commit, far from the head.
     await mineActivity(chain.anvil.url, k, { blocks: 600, txPerBlock: 3, seed: 11 });
-  });
+  }, 300_000);
   afterAll(async () => {
+    await killAllCli();
     await chain?.stop();
   });
 
-  it("SIGKILLed several times during catch-up, the restarted indexer ends with exactly the rows of a clean run", async () => {
+  it("SIGKILLed several times during catch-up, the restarted indexer ends with exactly the rows of a clean run", {
+    timeout: 900_000,
+  }, async () => {
     const url = chain.anvil.url;
     const reference = await createTestDb();
     const dir = mkdtempSync(join(tmpdir(), "lookout-crash-"));
@@ -39,9 +41,10 @@ describe("crash safety", () => {
       RPC_URL: url,
       INDEX_BATCH_SIZE: "5",
       INDEX_CONCURRENCY: "2",
+      // "Committed blocks" per batch: the kills below wait for a number of commits, not for a time.
+      LOG_LEVEL: "debug",
       ...(pg ? { DATABASE_URL: pg.url } : { DATA_DIR: dir }),
     };
-    let running: ReturnType<typeof runCli> | undefined;
     try {
       await indexToHead(
         await createTestIndexer(reference.db, url, { extensions: explorerExtensions() }),
@@ -52,12 +55,11 @@ describe("crash safety", () => {
       const tables = [...CORE_TABLES, ...EXPLORER_TABLES];
       const expected = await dumpTables(reference.db, tables);
 
-      const kills = [400, 200, 500, 150, 600];
-      for (const ms of kills) {
+      // Commits per run before the kill (5 runs, 41 of the 120 batches in all).
+      const commits = [8, 3, 12, 1, 17];
+      for (const n of commits) {
         const p = runCli(["index"], env);
-        running = p;
-        await p.waitFor(/Indexer ready/);
-        await new Promise((r) => setTimeout(r, ms));
+        await p.waitForCount(/Committed blocks/, n, 240_000);
         p.child.kill("SIGKILL");
         const { signal } = await p.exited;
         // It must have been killed mid-way, not have finished on its own.
@@ -65,8 +67,6 @@ describe("crash safety", () => {
         expect(p.output()).not.toMatch(/Caught up with the chain head/);
       }
       const last = runCli(["index"], env);
-      running = last;
-      // Waits on the condition only; the machine may be slow (shared), so the bound is generous.
       await last.waitFor(/Caught up with the chain head/, 420_000);
       last.child.kill("SIGTERM");
       expect((await last.exited).code).toBe(0);
@@ -82,12 +82,10 @@ describe("crash safety", () => {
         await db.close();
       }
     } finally {
-      // Never leave an indexer running, whatever failed above.
-      if (running && running.child.exitCode === null && running.child.signalCode === null)
-        running.child.kill("SIGKILL");
+      await killAllCli();
       await reference.drop();
       await pg?.drop();
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 600_000);
+  });
 });

@@ -1,6 +1,7 @@
 import type { Hex } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { RecordedVyperCompiler, vyperCases, withRecordedVyper } from "./helpers/recorded-vyper.js";
+import { describeWithSharedFixtures } from "./helpers/shared-fixtures.js";
 import { type ApisEnv, startApisEnv } from "./helpers/verification-apis.js";
 
 // No Vyper compiler can be installed here: the recorded-output stand-in answers exactly the recorded inputs.
@@ -8,7 +9,7 @@ const cases = vyperCases();
 const fixture = cases.find((c) => c.name === "vyper/constructor_args_immutables.json")!;
 const stand = new RecordedVyperCompiler(cases.map((c) => c.recording));
 
-describe("Vyper through the Etherscan (vyper-json) and Sourcify APIs", () => {
+describeWithSharedFixtures("Vyper through the Etherscan (vyper-json) and Sourcify APIs", () => {
   let env: ApisEnv;
   let viaEtherscan: Hex;
   let viaSourcify: Hex;

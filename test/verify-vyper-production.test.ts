@@ -16,6 +16,7 @@ import { type CompilerServer, startCompilerServer } from "./helpers/compiler-ser
 import { createTestDb, type TestDb } from "./helpers/db.js";
 import { createTestIndexer, indexToHead } from "./helpers/indexer.js";
 import { vyperCases } from "./helpers/recorded-vyper.js";
+import { SHARED_FIXTURES_MISSING, sharedFixturesPresent } from "./helpers/shared-fixtures.js";
 import { buildVerifierApp } from "./helpers/verify.js";
 
 const fixture = vyperCases().find((c) => c.name === "vyper/auxdata-0.4.1.json")!;
@@ -77,8 +78,10 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-describe.runIf(process.platform === "linux" && process.arch === "x64")(
-  "Vyper through CompilerRegistry",
+describe.runIf(process.platform === "linux" && process.arch === "x64" && sharedFixturesPresent)(
+  sharedFixturesPresent
+    ? "Vyper through CompilerRegistry"
+    : `Vyper through CompilerRegistry (${SHARED_FIXTURES_MISSING})`,
   () => {
     it("lists the prerelease from the Vyper list", async () => {
       const r = await app.inject({ url: "/api/v1/vyper/compilers" });

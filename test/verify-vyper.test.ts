@@ -1,5 +1,5 @@
 import type { Hex } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { App } from "../src/http/app.js";
 import type { Indexer } from "../src/indexer/runtime.js";
 import type { CompilerRegistry } from "../src/verifier/compilers/index.js";
@@ -13,6 +13,7 @@ import {
   vyperCases,
   withRecordedVyper,
 } from "./helpers/recorded-vyper.js";
+import { describeWithSharedFixtures } from "./helpers/shared-fixtures.js";
 import { buildVerifierApp, offlineVerifierCompilers } from "./helpers/verify.js";
 
 const cases = vyperCases();
@@ -105,7 +106,7 @@ const ARBITRAGE_TOKENS = [
 ];
 const RETURN_TRUE = "0x600160005260206000f3";
 
-describe("every Vyper fixture through both Vyper endpoints", () => {
+describeWithSharedFixtures("every Vyper fixture through both Vyper endpoints", () => {
   const addresses = new Map<string, Hex>();
 
   beforeAll(async () => {
@@ -235,7 +236,7 @@ function flip(code: string, offset: number): string {
 }
 const byteLength = (code: string) => strip(code).length / 2;
 
-describe("fixtures altered by one byte", () => {
+describeWithSharedFixtures("fixtures altered by one byte", () => {
   const verifySJ = (c: VyperCase, address: Hex) => verifyOne(SJ, request(c, SJ, address));
   const deployed = async (code: string) => {
     const address = await deploy(code);
@@ -372,7 +373,7 @@ describe("fixtures altered by one byte", () => {
   });
 });
 
-describe("every Vyper fixture verified right after deployment, before indexing", () => {
+describeWithSharedFixtures("every Vyper fixture verified right after deployment, before indexing", () => {
   let early: App;
   beforeAll(async () => {
     // The indexer never runs between deployment and the first verification; a short wait, then the node.
@@ -426,7 +427,7 @@ describe("every Vyper fixture verified right after deployment, before indexing",
   });
 });
 
-describe("requests", () => {
+describeWithSharedFixtures("requests", () => {
   const c = () => byName("auxdata-0.4.1.json");
   let address: Hex;
   beforeAll(async () => {

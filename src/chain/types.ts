@@ -32,6 +32,7 @@ export type RpcBlock = {
   baseFeePerGas?: Hex | null;
   size?: Hex;
   nonce?: Hex | null;
+  /** 0 since the merge (proof of stake): no block reward. */
   difficulty?: Hex | null;
   totalDifficulty?: Hex | null;
   extraData?: Hex;

@@ -7,6 +7,7 @@ import { openDb } from "../db/open.js";
 import { LookoutError } from "../errors/base.js";
 import { type Mode, startService } from "../service.js";
 import { createLogger } from "../util/logger.js";
+import { shutdownOnSignals } from "../util/shutdown.js";
 
 type Command = {
   summary: string;
@@ -123,25 +124,22 @@ function help(command?: string): string {
 
 async function runService(config: Config, mode: Mode): Promise<number> {
   const logger = createLogger(config.logLevel);
-  const service = await startService(config, mode, logger);
-  return new Promise<number>((resolve) => {
-    let stopping = false;
-    const shutdown = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      logger.info({ signal }, "Shutting down");
-      service.stop().then(
-        () => resolve(0),
-        () => resolve(1),
-      );
-    };
-    process.once("SIGINT", () => shutdown("SIGINT"));
-    process.once("SIGTERM", () => shutdown("SIGTERM"));
-    service.done.catch(async () => {
-      await service.stop();
-      resolve(1);
-    });
-  });
+  // Listening from the start: a signal during start-up stops it (bounded) and exits 0.
+  const signals = shutdownOnSignals(logger);
+  const starting = startService(config, mode, logger);
+  const first = await Promise.race([starting, signals.received.then(() => null)]);
+  if (!first) return signals.finish(() => starting.then((s) => s.stop()));
+  const service = first;
+  return Promise.race([
+    signals.received.then(() => signals.finish(() => service.stop())),
+    service.done.then(
+      () => new Promise<number>(() => {}),
+      async () => {
+        await service.stop();
+        return 1;
+      },
+    ),
+  ]);
 }
 
 export async function main(argv: string[]): Promise<number> {

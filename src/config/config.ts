@@ -46,6 +46,11 @@ export type Config = Readonly<{
   verifierLookupMaxCalls: number;
   bodyLimit: number;
   corsOrigin: readonly string[];
+  httpHeadersTimeoutMs: number;
+  httpBodyTimeoutMs: number;
+  httpRequestTimeoutMs: number;
+  httpKeepAliveTimeoutMs: number;
+  httpMaxRequestsPerSocket: number;
   ipfsGatewayUrl: string;
   arweaveGatewayUrl: string;
   metadataAllowedHosts: readonly string[];

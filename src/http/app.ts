@@ -11,16 +11,25 @@ import { apiV1Plugin, type VerifierHttpDeps } from "./api-v1/plugin.js";
 import { type ApiV2Options, apiV2Plugin } from "./api-v2/plugin.js";
 import { decodeColonInPath } from "./bytecode-db/colon-url.js";
 import { bytecodeDbPlugin } from "./bytecode-db/plugin.js";
+import {
+  clientErrorHandler,
+  frameworkErrorHandler,
+  notFoundHandler,
+  rejectNonFiniteNumbers,
+  rootErrorHandler,
+} from "./dialects.js";
 import type { VerificationApiDeps } from "./etherscan/deps.js";
 import { etherscanPlugin } from "./etherscan/plugin.js";
 import { type HealthSources, healthRoutes } from "./health.js";
 import { registerOps } from "./ops.js";
 import { type LiveSocketOptions, liveSocketPlugin } from "./socket/plugin.js";
 import { sourcifyPlugin } from "./sourcify/plugin.js";
+import { type HttpLimits, serverTimeouts } from "./timeouts.js";
 
 export type AppDeps = {
   db: Db;
-  config: Pick<Config, "bodyLimit"> & Partial<Pick<Config, "coinBalanceHistoryDays" | "corsOrigin">>;
+  config: Pick<Config, "bodyLimit"> &
+    Partial<Pick<Config, "coinBalanceHistoryDays" | "corsOrigin"> & HttpLimits>;
   logger?: Logger | false;
   health?: HealthSources;
   /** Address-object options of the explorer API (public tags, gateways, verified-contract lookup). */
@@ -56,8 +65,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     rewriteUrl: (req) => decodeColonInPath(req.url ?? "/"),
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false, allErrors: false } },
     logController: new LogController({ disableRequestLogging: true }),
+    ...serverTimeouts(deps.config),
+    // Errors before any API plugin sees the request, in the dialect of the path (dialects.ts).
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
   registerOps(app, { metrics: deps.metrics, readOnlyReason: deps.readOnlyReason });
+  app.addHook("preHandler", rejectNonFiniteNumbers);
 
   // Browsers may call every route from another origin (the Blockscout frontend runs on its own); preflights
   // (OPTIONS) are answered for all of them.
@@ -98,13 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   if (deps.live) await app.register(liveSocketPlugin, deps.live);
 
-  app.setNotFoundHandler((_req, reply) => {
-    void reply.code(404).send({ message: "Not found" });
-  });
-  app.setErrorHandler((err: { statusCode?: number; message: string }, req, reply) => {
-    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
-    if (status === 500) req.log.error({ err }, "Request failed");
-    void reply.code(status).send({ message: status === 500 ? "Internal server error" : err.message });
-  });
+  app.setNotFoundHandler(notFoundHandler);
+  app.setErrorHandler(rootErrorHandler);
   return app as unknown as App;
 }

@@ -245,6 +245,7 @@ export class Indexer {
     });
     this.tip = { number: Number(last.number), hash: last.hash };
     this.deps.onBatch?.(batch.length, performance.now() - t0);
+    this.log.debug({ from: Number(batch[0]!.block.number), to: this.tip.number }, "Committed blocks");
     for (const x of this.extensions) x.afterCommit?.(this.tip.number);
   }
 

@@ -6,8 +6,10 @@ import { type App, buildApp } from "../http/app.js";
 import { type HealthSources, healthRoutes } from "../http/health.js";
 import { registerOps } from "../http/ops.js";
 import type { LiveSocketOptions } from "../http/socket/plugin.js";
+import { closeApp } from "../http/timeouts.js";
 import type { Metrics } from "../metrics/registry.js";
 import type { Logger } from "../util/logger.js";
+import { describeDatabase, startupLine } from "../util/startup-line.js";
 import { verify } from "../verifier/service/index.js";
 import { createVerifiedContractLookup } from "../verifier/store/index.js";
 import type { Databases } from "./database.js";
@@ -30,6 +32,8 @@ export async function startApiHttp(o: {
   logger: Logger;
   /** Live updates: the socket is served only with it. */
   live?: LiveSocketOptions;
+  /** The chain's RPC, for the start-up line (a local anvil's URL included). */
+  rpcUrl?: string;
 }): Promise<HttpPart> {
   const { config, dbs, verifier } = o;
   const { chains, compilers, jobs } = verifier;
@@ -58,7 +62,9 @@ export async function startApiHttp(o: {
     verificationApis: { db: dbs.db, chains, compilers, jobs },
     ...(o.live ? { live: o.live } : {}),
   });
-  return listen(app, config, o.logger, "HTTP server listening; API docs at /api/docs");
+  return listen(app, config, o.logger, (url) =>
+    startupLine({ database: describeDatabase(config), rpc: o.rpcUrl ?? null, http: url }),
+  );
 }
 
 /** The small HTTP server of the roles without the API (`index`, `work`): `/health` and `/metrics` only. */
@@ -90,9 +96,15 @@ export async function startOpsHttp(o: {
   }
 }
 
-async function listen(app: App, config: Config, logger: Logger, message: string): Promise<HttpPart> {
+async function listen(
+  app: App,
+  config: Config,
+  logger: Logger,
+  message: string | ((url: string) => string),
+): Promise<HttpPart> {
   await app.listen({ port: config.port, host: config.host });
   const port = (app.server.address() as { port: number }).port;
-  logger.info({ url: `http://${config.host}:${port}` }, message);
-  return { app, port, stop: () => app.close() };
+  const url = `http://${config.host}:${port}`;
+  logger.info({ url }, typeof message === "string" ? message : message(url));
+  return { app, port, stop: () => closeApp(app) };
 }

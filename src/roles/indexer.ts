@@ -11,6 +11,7 @@ import { reportProgress } from "../indexer/progress.js";
 import { FatalIndexerError, Indexer } from "../indexer/runtime.js";
 import type { Metrics } from "../metrics/registry.js";
 import type { Logger } from "../util/logger.js";
+import { INDEXER_STOP_WAIT_MS, within } from "../util/shutdown.js";
 
 export type IndexerPart = {
   indexer: Indexer;
@@ -127,8 +128,9 @@ export async function startIndexer(o: {
     async stop() {
       controller.abort();
       stopProgress();
-      // Wait for the batch in flight: its transaction commits or rolls back before the database closes.
-      await running.catch(() => {});
+      // Wait for the batch in flight: its transaction commits or rolls back before the database closes. A fetch
+      // from a node that stopped answering holds nothing written: not waited for beyond a few seconds.
+      await within(running, INDEXER_STOP_WAIT_MS);
       await indexer.stopExtensions();
       await lease.release();
     },

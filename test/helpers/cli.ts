@@ -6,8 +6,36 @@ export type CliProcess = {
   output(): string;
   /** Resolves with the first output line matching `re`. */
   waitFor(re: RegExp, timeoutMs?: number): Promise<string>;
+  /** Resolves once `count` output lines match `re`. */
+  waitForCount(re: RegExp, count: number, timeoutMs?: number): Promise<void>;
+  /** SIGKILLs the process if it is still running and waits for its exit. */
+  kill(): Promise<void>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 };
+
+const running = new Set<ChildProcess>();
+
+/**
+ * SIGKILLs every CLI process this test file started that is still running. Tests call it in `finally`/`afterAll`
+ * so a failed or timed-out test leaves no process behind; the exit hook below is the last resort.
+ */
+export async function killAllCli(): Promise<void> {
+  await Promise.all(
+    [...running].map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          if (c.exitCode !== null || c.signalCode !== null) return resolve();
+          c.once("exit", () => resolve());
+          c.kill("SIGKILL");
+        }),
+    ),
+  );
+}
+process.once("exit", () => {
+  for (const c of running) c.kill("SIGKILL");
+});
+
+const matching = (out: string, re: RegExp) => out.split("\n").filter((l) => re.test(l));
 
 /** Runs the built CLI (`dist/cli/main.js`) with the given environment. */
 export function runCli(args: string[], env: Record<string, string | undefined>): CliProcess {
@@ -15,15 +43,17 @@ export function runCli(args: string[], env: Record<string, string | undefined>):
     env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   let out = "";
-  const waiters: Array<{ re: RegExp; resolve: (l: string) => void }> = [];
+  const waiters: Array<{ re: RegExp; count: number; resolve: (l: string) => void }> = [];
   const onData = (d: Buffer) => {
     out += d.toString();
     for (const w of [...waiters]) {
-      const line = out.split("\n").find((l) => w.re.test(l));
-      if (line) {
+      const lines = matching(out, w.re);
+      if (lines.length >= w.count) {
         waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(line);
+        w.resolve(lines[w.count - 1]!);
       }
     }
   };
@@ -32,32 +62,41 @@ export function runCli(args: string[], env: Record<string, string | undefined>):
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once("exit", (code, signal) => resolve({ code, signal })),
   );
+  function waitLines(re: RegExp, count: number, timeoutMs: number): Promise<string> {
+    const seen = matching(out, re);
+    if (seen.length >= count) return Promise.resolve(seen[count - 1]!);
+    return new Promise((resolve, reject) => {
+      const t = setTimeout(
+        () => reject(new Error(`timed out waiting for ${re} (x${count}); output:\n${out.slice(-3000)}`)),
+        timeoutMs,
+      );
+      waiters.push({
+        re,
+        count,
+        resolve: (l) => {
+          clearTimeout(t);
+          resolve(l);
+        },
+      });
+      void exited.then(() => {
+        setTimeout(() => {
+          clearTimeout(t);
+          reject(new Error(`process exited before ${re} (x${count}); output:\n${out.slice(-3000)}`));
+        }, 50);
+      });
+    });
+  }
   return {
     child,
     exited,
     output: () => out,
-    waitFor(re, timeoutMs = 60_000) {
-      const line = out.split("\n").find((l) => re.test(l));
-      if (line) return Promise.resolve(line);
-      return new Promise((resolve, reject) => {
-        const t = setTimeout(
-          () => reject(new Error(`timed out waiting for ${re}; output:\n${out.slice(-3000)}`)),
-          timeoutMs,
-        );
-        waiters.push({
-          re,
-          resolve: (l) => {
-            clearTimeout(t);
-            resolve(l);
-          },
-        });
-        void exited.then(() => {
-          setTimeout(
-            () => reject(new Error(`process exited before ${re}; output:\n${out.slice(-3000)}`)),
-            50,
-          );
-        });
-      });
+    waitFor: (re, timeoutMs = 60_000) => waitLines(re, 1, timeoutMs),
+    waitForCount: async (re, count, timeoutMs = 60_000) => {
+      await waitLines(re, count, timeoutMs);
+    },
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
     },
   };
 }

@@ -3,12 +3,12 @@
  * a recorded input and version it returns the recorded output; anything else throws, naming what differed. It
  * lives only in the test tree; production runs the real vyper binary through CompilerRegistry.
  *
- * Recordings are built from /work/shared/fixtures: the output from the fixture's compiled code and ABI, the input
+ * Recordings are built from the shared fixtures (`../shared/fixtures`): the output from the fixture's compiled code and ABI, the input
  * as the verifier must send it (the request's sources, interfaces and settings with the verifier's output
  * selection), written out here independently of src/verifier/vyper so that a wrong input fails loudly.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 import {
   type CompileRequest,
   type Compiler,
@@ -25,8 +25,7 @@ import {
 import { guardOutput, sanitizeInput } from "../../src/verifier/compilers/sanitize.js";
 import { resolveVersion } from "../../src/verifier/compilers/version.js";
 import type { VerifierCompilers } from "../../src/verifier/service/index.js";
-
-export const FIXTURES = "/work/shared/fixtures";
+import { sharedFixturePaths } from "./shared-fixtures.js";
 
 /** What Blockscout asks Vyper for (blockscout-verifier-api.md §5.2), restated here on purpose. */
 const OUTPUTS = ["abi", "evm.bytecode", "evm.deployedBytecode", "evm.methodIdentifiers"];
@@ -374,15 +373,13 @@ function jsonInterfaceAsVyperReadsIt(json: unknown): unknown {
   return Array.isArray(json) ? { abi: json } : json;
 }
 
-/** Every Vyper fixture: verifier-alliance/vyper/*.json and vyper-compiler-outputs/*.json, sorted by name. */
+/**
+ * Every Vyper fixture: verifier-alliance/vyper/*.json and vyper-compiler-outputs/*.json, sorted by name; none when
+ * the shared fixtures are absent (the tests using them are then skipped, see shared-fixtures.ts).
+ */
 export function vyperCases(): VyperCase[] {
-  const list = (dir: string) =>
-    readdirSync(dir)
-      .filter((f) => f.endsWith(".json"))
-      .sort()
-      .map((f) => join(dir, f));
   return [
-    ...list(join(FIXTURES, "verifier-alliance/vyper")).map(vaCase),
-    ...list(join(FIXTURES, "vyper-compiler-outputs")).map(vcoCase),
+    ...sharedFixturePaths("verifier-alliance/vyper").map(vaCase),
+    ...sharedFixturePaths("vyper-compiler-outputs").map(vcoCase),
   ];
 }

@@ -18,8 +18,13 @@ export type PrestateDiffTrace = {
   result: { pre?: Record<string, AccountState>; post?: Record<string, AccountState> };
 };
 
-/** Balances read with eth_getBalance: at the end of the block and at the end of the one before. */
-export type ReadBalance = { address: Address; value: bigint; previous: bigint };
+/**
+ * Balances read with eth_getBalance at the end of the block before (`previous`) and, where needed, at the end of
+ * the block itself (`value`). `value` is null when the end is derived instead: `previous` + the transactions' changes
+ * + `credited` (withdrawals). A node may answer a read at its head block with the state of the block it is mining
+ * (anvil with a block time does), so the head is read only when nothing else can tell its balances.
+ */
+export type ReadBalance = { address: Address; value: bigint | null; previous: bigint; credited?: bigint };
 
 type Change = { start: bigint; end: bigint; tx: Hash | null };
 
@@ -49,8 +54,9 @@ export function changesFromPrestate(traces: readonly PrestateDiffTrace[]): Map<A
 
 /**
  * The rows of one block. Balances read with eth_getBalance (fee recipient, withdrawal recipients, genesis
- * accounts) are authoritative for their end and start values: rewards and withdrawals are credited after the
- * transactions, outside every trace. The attribution stays the last transaction that moved the balance, if any.
+ * accounts) are authoritative for their start value, and for their end value when read: rewards and withdrawals
+ * are credited after the transactions, outside every trace. An end not read is the transactions' end (or the start)
+ * plus the withdrawals. The attribution stays the last transaction that moved the balance, if any.
  */
 export function balanceRows(
   block: { number: number; timestamp: number },
@@ -62,8 +68,10 @@ export function balanceRows(
   const merged = new Map(fromTxs);
   for (const r of read) {
     const address = r.address.toLowerCase() as Address;
-    const tx = fromTxs.get(address)?.tx ?? inferred.get(address) ?? null;
-    merged.set(address, { start: r.previous, end: r.value, tx });
+    const moved = fromTxs.get(address);
+    const tx = moved?.tx ?? inferred.get(address) ?? null;
+    const end = r.value ?? (moved ? moved.end : r.previous) + (r.credited ?? 0n);
+    merged.set(address, { start: r.previous, end, tx });
   }
   const rows: BalanceChangeRow[] = [];
   for (const [address, c] of merged) {

@@ -22,13 +22,15 @@ export type BalanceFetch = {
 const PRESTATE_DIFF = { tracer: "prestateTracer", tracerConfig: { diffMode: true } };
 
 /**
- * Balances at the end of the block and of its parent, requested by block hash (EIP-1898) so that they belong
- * to exactly the block version indexed, in one tick (one JSON-RPC batch). Block 0 has no parent: 0.
+ * Balances at the end of the parent and (when `atBlock`) of the block, requested by block hash (EIP-1898) so that
+ * they belong to exactly the block version indexed, in one tick (one JSON-RPC batch). Block 0 has no parent: 0.
  */
 async function readBalances(
   rpc: Rpc,
   header: Pick<RpcBlock, "number" | "hash" | "parentHash">,
   addresses: readonly Address[],
+  atBlock: boolean,
+  credited: ReadonlyMap<Address, bigint> = new Map(),
 ): Promise<ReadBalance[]> {
   const genesis = Number(header.number) === 0;
   const at = (address: Address, blockHash: Hash) =>
@@ -36,13 +38,32 @@ async function readBalances(
   return Promise.all(
     addresses.map(async (address) => {
       const [value, previous] = await Promise.all([
-        at(address, header.hash),
+        atBlock || genesis ? at(address, header.hash) : null,
         genesis ? 0n : at(address, header.parentHash),
       ]);
-      return { address, value, previous };
+      const c = credited.get(address);
+      return { address, value, previous, ...(c ? { credited: c } : {}) };
     }),
   );
 }
+
+/** Withdrawals per recipient in wei (EIP-4895 amounts are in gwei). */
+function withdrawalCredits(header: Pick<RpcBlock, "withdrawals">): Map<Address, bigint> {
+  const out = new Map<Address, bigint>();
+  for (const w of header.withdrawals ?? []) {
+    const a = w.address.toLowerCase() as Address;
+    out.set(a, (out.get(a) ?? 0n) + BigInt(w.amount) * 1_000_000_000n);
+  }
+  return out;
+}
+
+/**
+ * Since the merge (difficulty 0) nothing but the transactions and the withdrawals moves a balance: no block reward.
+ * The end of such a block is then derived from its parent's balances, its traces and its withdrawals, and never read
+ * at the block itself, which a node that is mining the next one may answer with that next block's state.
+ */
+const paysNoBlockReward = (header: RpcBlock) =>
+  header.difficulty != null && BigInt(header.difficulty) === 0n;
 
 /**
  * Genesis allocations are not visible over standard JSON-RPC without a state dump. We read the node's own
@@ -82,7 +103,7 @@ export async function fetchBalances(rpc: Rpc, number: number, caps: NodeCapabili
       hash: header.hash,
       traces,
       touched: null,
-      read: await readBalances(rpc, header, credited),
+      read: await readBalances(rpc, header, credited, !paysNoBlockReward(header), withdrawalCredits(header)),
     };
   }
   // No prestate diffs: find the touched addresses from the block itself, then read every one of them.
@@ -96,6 +117,7 @@ export async function fetchBalances(rpc: Rpc, number: number, caps: NodeCapabili
     hash: fetched.block.hash,
     traces: null,
     touched: [...touched],
-    read: await readBalances(rpc, fetched.block, addresses),
+    // Without traces the end of the block can only be read.
+    read: await readBalances(rpc, fetched.block, addresses, true),
   };
 }

@@ -1,6 +1,7 @@
 import type { Rpc } from "../../chain/rpc.js";
 import type { Config } from "../../config/config.js";
 import type { Db } from "../../db/db.js";
+import { createTokenCallsRpc } from "../../tokens/rpc.js";
 import { startTokenWorkers } from "../../tokens/workers.js";
 import type { Logger } from "../../util/logger.js";
 import type { IndexerExtension } from "../extension.js";
@@ -17,7 +18,13 @@ export function tokenIndexerExtensions(deps: { config: Config; db: Db; logger: L
   const tokens = createTokensExtension({
     logger,
     onRpc: (rpc: Rpc) => {
-      workers ??= startTokenWorkers({ db: deps.db, rpc, config: deps.config, logger });
+      // Same node, its own client: metadata calls never share a batch with an indexing step.
+      workers ??= startTokenWorkers({
+        db: deps.db,
+        rpc: createTokenCallsRpc(rpc.url, { timeoutMs: deps.config.rpcTimeoutMs }),
+        config: deps.config,
+        logger,
+      });
     },
     onCommit: () => workers?.wake(),
   });

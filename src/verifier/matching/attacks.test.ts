@@ -1,16 +1,10 @@
-/// <reference types="vite/client" />
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
+import { describeWithSharedFixtures, readSharedFixtures } from "../../../test/helpers/shared-fixtures.js";
 import { matchContract } from "./match-contract.js";
 import type { CompiledContract, OnchainContract } from "./types.js";
 
-const fixtures = import.meta.glob("../../../../shared/fixtures/*/*/*.json", {
-  eager: true,
-  import: "default",
-});
-const vyperOutputs = import.meta.glob("../../../../shared/fixtures/vyper-compiler-outputs/*.json", {
-  eager: true,
-  import: "default",
-});
+const fixtures = readSharedFixtures("verifier-alliance/solidity", "verifier-alliance/vyper");
+const vyperOutputs = readSharedFixtures("vyper-compiler-outputs");
 
 type Artifacts = Pick<CompiledContract, "linkReferences" | "immutableReferences"> & {
   cborAuxdata?: CompiledContract["creationCborAuxdata"];
@@ -59,10 +53,10 @@ type VyperOutput = {
   expected_local_runtime_code?: { data: string }[];
 };
 
+/** The recorded output; an empty one when the shared fixtures are absent (its tests are skipped then). */
 function vyperOutput(name: string): VyperOutput {
-  return vyperOutputs[
-    Object.keys(vyperOutputs).find((k) => k.endsWith(`/${name}.json`)) as string
-  ] as VyperOutput;
+  const key = Object.keys(vyperOutputs).find((k) => k.endsWith(`/${name}.json`));
+  return (key ? vyperOutputs[key] : {}) as VyperOutput;
 }
 
 /** Flips one byte (XOR 0xff) at a byte offset of a 0x-hex string. */
@@ -77,7 +71,7 @@ function setBytes(code: string, offset: number, hex: string): string {
   return code.slice(0, at) + hex + code.slice(at + hex.length);
 }
 
-describe("constructor arguments", () => {
+describeWithSharedFixtures("constructor arguments", () => {
   it("rejects a suffix that decodes but does not re-encode identically (trailing garbage)", () => {
     const { compiled, onchain } = va("solidity/constructor_arguments");
     const spoofed = { ...onchain, creationInput: `${onchain.creationInput}${"00".repeat(32)}` };
@@ -169,7 +163,7 @@ describe("constructor arguments", () => {
   });
 });
 
-describe("CBOR-shaped bytes in the middle of code", () => {
+describeWithSharedFixtures("CBOR-shaped bytes in the middle of code", () => {
   it("are not treated as auxdata: a planted CBOR blob is a mismatch, with or without artifacts", () => {
     const { compiled, onchain } = va("solidity/full_match");
     const fakeCbor = "a2646970667358221220" + "11".repeat(32) + "64736f6c63430008120033";
@@ -199,7 +193,7 @@ describe("CBOR-shaped bytes in the middle of code", () => {
   });
 });
 
-describe("one byte changed", () => {
+describeWithSharedFixtures("one byte changed", () => {
   it("in code: no match, and the first differing byte is reported", () => {
     const { compiled, onchain } = va("solidity/full_match");
     const r = matchContract(compiled, {
@@ -274,7 +268,7 @@ describe("one byte changed", () => {
   });
 });
 
-describe("Vyper immutables before 0.3.10", () => {
+describeWithSharedFixtures("Vyper immutables before 0.3.10", () => {
   it("runtime-only verification with an appended tail says why it cannot match", () => {
     const o = vyperOutput("simple");
     const compiled: CompiledContract = {
@@ -294,7 +288,7 @@ describe("Vyper immutables before 0.3.10", () => {
   });
 });
 
-describe("libraries and call protection", () => {
+describeWithSharedFixtures("libraries and call protection", () => {
   it("records call protection for a library's PUSH20 guard", () => {
     const address = "7d53f102f4d4aa014db4e10d6deec2009b3cda6b";
     const compiled: CompiledContract = {
@@ -363,7 +357,7 @@ describe("libraries and call protection", () => {
   });
 });
 
-describe("ERC-5202 blueprints", () => {
+describeWithSharedFixtures("ERC-5202 blueprints", () => {
   const o = vyperOutput("blueprint");
   const compiled: CompiledContract = {
     language: "Vyper",

@@ -1,5 +1,5 @@
-/// <reference types="vite/client" />
 import { describe, expect, it } from "vitest";
+import { describeWithSharedFixtures, readSharedFixtures } from "../../../test/helpers/shared-fixtures.js";
 import { auxdataHasMetadataHash, cborAuxdataPositionsFromDiff } from "./auxdata-positions.js";
 import { decodeCborItem } from "./cbor.js";
 import { hexToBytes } from "./hex.js";
@@ -7,10 +7,7 @@ import { decodeSolidityAuxdataValue, findTrailingSolidityAuxdata } from "./solid
 import type { CborAuxdataPositions } from "./types.js";
 import { findTrailingVyperAuxdata, vyperAuxdataStyle } from "./vyper-auxdata.js";
 
-const va = import.meta.glob("../../../../shared/fixtures/verifier-alliance/*/*.json", {
-  eager: true,
-  import: "default",
-});
+const va = readSharedFixtures("verifier-alliance/solidity", "verifier-alliance/vyper");
 type Va = {
   compiled_creation_code: string;
   compiled_runtime_code: string;
@@ -93,7 +90,7 @@ describe("Vyper auxdata", () => {
   });
 });
 
-describe("cborAuxdataPositionsFromDiff()", () => {
+describeWithSharedFixtures("cborAuxdataPositionsFromDiff()", () => {
   it("finds both auxdata of a factory by diffing two compilations that differ only in metadata", () => {
     const f = fixture("partial_match_double_auxdata");
     const r = cborAuxdataPositionsFromDiff(f.compiled_creation_code, f.deployed_creation_code, "Solidity");

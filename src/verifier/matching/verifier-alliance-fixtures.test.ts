@@ -1,5 +1,5 @@
-/// <reference types="vite/client" />
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
+import { describeWithSharedFixtures, readSharedFixtures } from "../../../test/helpers/shared-fixtures.js";
 import { matchContract } from "./match-contract.js";
 import type {
   AbiItemLike,
@@ -13,15 +13,9 @@ import type {
   TransformationValues,
 } from "./types.js";
 
-// Loaded by the bundler (no fs in this folder); see /work/shared/fixtures/README.md.
-const solidity = import.meta.glob("../../../../shared/fixtures/verifier-alliance/solidity/*.json", {
-  eager: true,
-  import: "default",
-});
-const vyper = import.meta.glob("../../../../shared/fixtures/verifier-alliance/vyper/*.json", {
-  eager: true,
-  import: "default",
-});
+// The shared fixtures (see fixtures/README.md there); the tests skip, saying so, in a clone without them.
+const solidity = readSharedFixtures("verifier-alliance/solidity");
+const vyper = readSharedFixtures("verifier-alliance/vyper");
 
 type Artifacts = {
   linkReferences?: LinkReferences | null;
@@ -77,7 +71,7 @@ const cases = [...Object.entries(solidity), ...Object.entries(vyper)].map(
   ([path, f]) => [path.split("/").slice(-2).join("/"), f as Fixture] as const,
 );
 
-describe("matchContract() on the Verifier Alliance fixtures", () => {
+describeWithSharedFixtures("matchContract() on the Verifier Alliance fixtures", () => {
   it("finds every fixture", () => {
     expect(Object.keys(solidity)).toHaveLength(11);
     expect(Object.keys(vyper)).toHaveLength(5);

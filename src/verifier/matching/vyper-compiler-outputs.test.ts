@@ -1,16 +1,13 @@
-/// <reference types="vite/client" />
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
+import { describeWithSharedFixtures, readSharedFixtures } from "../../../test/helpers/shared-fixtures.js";
 import { deriveCborAuxdataPositions } from "./auxdata-positions.js";
 import { hexToBytes } from "./hex.js";
 import { matchContract } from "./match-contract.js";
 import type { AbiItemLike, CborAuxdataPositions } from "./types.js";
 import { findTrailingVyperAuxdata, vyperAuxdataStyle } from "./vyper-auxdata.js";
 
-// Real Vyper outputs recorded by Blockscout (see /work/shared/fixtures/README.md); loaded by the bundler.
-const outputs = import.meta.glob("../../../../shared/fixtures/vyper-compiler-outputs/*.json", {
-  eager: true,
-  import: "default",
-});
+// Real Vyper outputs recorded by Blockscout (see fixtures/README.md in the shared fixtures).
+const outputs = readSharedFixtures("vyper-compiler-outputs");
 
 type Output = {
   creation_bytecode: string;
@@ -73,7 +70,7 @@ const AUXDATA_DEVIATIONS: Record<string, { creation: CborAuxdataPositions; runti
     },
   };
 
-describe("matchContract() on recorded Vyper compiler outputs", () => {
+describeWithSharedFixtures("matchContract() on recorded Vyper compiler outputs", () => {
   it("finds every fixture", () => expect(cases.length).toBe(9));
 
   for (const [name, o] of cases) {
