@@ -1,3 +1,4 @@
+import { automaticVerificationExtension } from "../src/indexer/auto-verify/extension.js";
 /**
  * Verification benchmark (issue 6). For every contract of bench/verify-corpus.ts, in one run:
  *   compile   the same standard JSON through the same CompilerRegistry (same worker pool, loaded soljson), its
@@ -34,7 +35,7 @@ import { packagePath } from "../src/util/package-root.js";
 import type { VerifierChain } from "../src/verifier/chain-clients.js";
 import type { CompilationCache, CompilerOutput, CompilerRegistry } from "../src/verifier/compilers/index.js";
 import { verify, withOutputSelection } from "../src/verifier/service/index.js";
-import { automaticVerificationExtension, verifyAutomatically } from "../src/verifier/store/index.js";
+import { verifyAutomatically } from "../src/verifier/store/index.js";
 import { rpc } from "../test/helpers/activity.js";
 import { offlineCompilers } from "../test/helpers/compilers.js";
 import { createTestIndexer, indexToHead } from "../test/helpers/indexer.js";

@@ -15,12 +15,12 @@ import {
   TransactionsPageSchema,
 } from "../src/explorer/transaction/schema.js";
 import type { App } from "../src/http/app.js";
+import { automaticVerificationExtension } from "../src/indexer/auto-verify/extension.js";
 import { createProxiesExtension } from "../src/indexer/proxies/extension.js";
 import type { Indexer } from "../src/indexer/runtime.js";
 import { refreshTokenProperties } from "../src/tokens/properties.js";
 import { packagePath } from "../src/util/package-root.js";
 import type { CompilerRegistry } from "../src/verifier/compilers/index.js";
-import { automaticVerificationExtension } from "../src/verifier/store/index.js";
 import { rpc, waitForReceipt } from "./helpers/activity.js";
 import { startTestChain, type TestChain } from "./helpers/anvil.js";
 import { createTestDb, type TestDb } from "./helpers/db.js";

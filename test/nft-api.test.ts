@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRpc } from "../src/chain/rpc.js";
 import { type App, buildApp } from "../src/http/app.js";
 import { createProxiesExtension } from "../src/indexer/proxies/extension.js";
-import { createTokensExtension } from "../src/indexer/tokens/extension.js";
+import { createTokensExtension } from "../src/tokens/indexing/extension.js";
 import { refreshTokenProperties } from "../src/tokens/properties.js";
 import { startTestChain, type TestChain } from "./helpers/anvil.js";
 import { createTestDb, type TestDb } from "./helpers/db.js";

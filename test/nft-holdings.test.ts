@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, buildApp } from "../src/http/app.js";
 import type { IndexerExtension } from "../src/indexer/extension.js";
 import { createProxiesExtension } from "../src/indexer/proxies/extension.js";
-import { createTokensExtension } from "../src/indexer/tokens/extension.js";
+import { createTokensExtension } from "../src/tokens/indexing/extension.js";
 import { rpc } from "./helpers/activity.js";
 import { startTestChain, type TestChain } from "./helpers/anvil.js";
 import { createTestDb, type TestDb } from "./helpers/db.js";

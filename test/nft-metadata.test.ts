@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRpc, type Rpc } from "../src/chain/rpc.js";
 import { fromBytea } from "../src/db/bytes.js";
 import { type App, buildApp } from "../src/http/app.js";
-import { createTokensExtension } from "../src/indexer/tokens/extension.js";
+import { createTokensExtension } from "../src/tokens/indexing/extension.js";
 import { DEFAULT_RETRY_POLICY, parseAllowedHosts } from "../src/tokens/metadata/index.js";
 import { fetchDueMetadata, type MetadataFetchOptions } from "../src/tokens/metadata-worker.js";
 import { startTestChain, type TestChain } from "./helpers/anvil.js";

@@ -10,7 +10,7 @@ import {
   FrontendTokensResponse,
 } from "../src/explorer/token-holders/schema.js";
 import { type App, buildApp } from "../src/http/app.js";
-import { createTokensExtension } from "../src/indexer/tokens/extension.js";
+import { createTokensExtension } from "../src/tokens/indexing/extension.js";
 import { refreshTokenProperties } from "../src/tokens/properties.js";
 import { rpc } from "./helpers/activity.js";
 import { startTestChain, type TestChain } from "./helpers/anvil.js";

@@ -1,10 +1,7 @@
 import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  automaticVerificationExtension,
-  createVerifiedContractLookup,
-  getVerifiedContract,
-} from "../src/verifier/store/index.js";
+import { automaticVerificationExtension } from "../src/indexer/auto-verify/extension.js";
+import { createVerifiedContractLookup, getVerifiedContract } from "../src/verifier/store/index.js";
 import { rpc } from "./helpers/activity.js";
 import { startVerifierEnv, type VerifierEnv } from "./helpers/verify.js";
 import { build, deployData, standardJsonText, versionFor } from "./helpers/verify-contracts.js";

@@ -1,13 +1,13 @@
 import type { Config } from "../config/config.js";
 import type { Db } from "../db/db.js";
+import { tokenIndexerExtensions } from "../tokens/indexing/index.js";
 import type { Logger } from "../util/logger.js";
-import { automaticVerificationExtension } from "../verifier/store/auto-verify.js";
+import { automaticVerificationExtension } from "./auto-verify/extension.js";
 import { coinBalanceExtension } from "./balances/extension.js";
 import { blockRewardsExtension } from "./block-rewards/extension.js";
 import { countersExtension } from "./counters/extension.js";
 import type { IndexerExtension } from "./extension.js";
 import { internalTransactionsExtension } from "./internal-transactions/extension.js";
-import { tokenIndexerExtensions } from "./tokens/index.js";
 import { withdrawalsExtension } from "./withdrawals/extension.js";
 
 /** The indexer parts beyond the core tables, in the order they write. */

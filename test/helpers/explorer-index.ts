@@ -4,8 +4,8 @@ import { blockRewardsExtension } from "../../src/indexer/block-rewards/extension
 import { countersExtension } from "../../src/indexer/counters/extension.js";
 import type { IndexerExtension } from "../../src/indexer/extension.js";
 import { internalTransactionsExtension } from "../../src/indexer/internal-transactions/extension.js";
-import { createTokensExtension } from "../../src/indexer/tokens/extension.js";
 import { withdrawalsExtension } from "../../src/indexer/withdrawals/extension.js";
+import { createTokensExtension } from "../../src/tokens/indexing/extension.js";
 
 /** The explorer's indexer parts in production order (token transfers feed the counters), without background workers. */
 export function explorerExtensions(): IndexerExtension[] {

@@ -4,16 +4,14 @@ import { type ChainConfig, withIndexedChain } from "../../src/config/chains.js";
 import type { Db } from "../../src/db/db.js";
 import type { VerifierHttpDeps } from "../../src/http/api-v1/plugin.js";
 import { type App, buildApp } from "../../src/http/app.js";
+import { automaticVerificationExtension } from "../../src/indexer/auto-verify/extension.js";
 import type { Indexer } from "../../src/indexer/runtime.js";
 import { packagePath } from "../../src/util/package-root.js";
 import type { VerifierChain } from "../../src/verifier/chain-clients.js";
 import type { CompilerRegistry } from "../../src/verifier/compilers/index.js";
 import { verify } from "../../src/verifier/service/index.js";
 import type { CreationLookupOptions, VerifierCompilers } from "../../src/verifier/service/types.js";
-import {
-  automaticVerificationExtension,
-  createVerifiedContractLookup,
-} from "../../src/verifier/store/index.js";
+import { createVerifiedContractLookup } from "../../src/verifier/store/index.js";
 import { rpc } from "./activity.js";
 import { startTestChain, type TestChain } from "./anvil.js";
 import { offlineCompilers } from "./compilers.js";

@@ -62,8 +62,7 @@ function withdrawalCredits(header: Pick<RpcBlock, "withdrawals">): Map<Address, 
  * The end of such a block is then derived from its parent's balances, its traces and its withdrawals, and never read
  * at the block itself, which a node that is mining the next one may answer with that next block's state.
  */
-const paysNoBlockReward = (header: RpcBlock) =>
-  header.difficulty != null && BigInt(header.difficulty) === 0n;
+const paysNoBlockReward = (header: RpcBlock) => header.difficulty != null && BigInt(header.difficulty) === 0n;
 
 /**
  * Genesis allocations are not visible over standard JSON-RPC without a state dump. We read the node's own

@@ -1,4 +1,4 @@
-import { type AllowedHost, parseAllowedHosts } from "./allowList.js";
+import { type AllowedHost, parseAllowedHosts } from "./allow-list.js";
 import { DEFAULT_GATEWAYS, type Gateways } from "./gateways.js";
 
 export type MetadataFetcherConfig = {

@@ -1,9 +1,9 @@
-export { type AllowedHost, isHostAllowed, parseAllowedHosts } from "./allowList.js";
+export { type AllowedHost, isHostAllowed, parseAllowedHosts } from "./allow-list.js";
 export { type MetadataFetcherConfig, metadataFetcherConfigFromEnv } from "./config.js";
-export { type DataUri, parseDataUri } from "./dataUri.js";
-export { composeResourceUrl, deriveMediaUrls, type MediaUrls } from "./deriveMediaUrls.js";
-export { type FetchDocumentOptions, fetchDocument } from "./fetchDocument.js";
-export { type FetchTokenMetadataParameters, fetchTokenMetadata } from "./fetchTokenMetadata.js";
+export { type DataUri, parseDataUri } from "./data-uri.js";
+export { composeResourceUrl, deriveMediaUrls, type MediaUrls } from "./derive-media-urls.js";
+export { type FetchDocumentOptions, fetchDocument } from "./fetch-document.js";
+export { type FetchTokenMetadataParameters, fetchTokenMetadata } from "./fetch-token-metadata.js";
 export { DEFAULT_GATEWAYS, type Gateways } from "./gateways.js";
 export {
   DEFAULT_HEADERS_TIMEOUT_MS,
@@ -13,9 +13,9 @@ export {
   type HttpGetOptions,
   type HttpResponse,
   httpGet,
-} from "./httpGet.js";
-export { interpretDocument, type MetadataResult, type TokenMetadata } from "./interpretDocument.js";
-export { type AddressCategory, classifyAddress, isPublicAddress } from "./ipRanges.js";
+} from "./http-get.js";
+export { interpretDocument, type MetadataResult, type TokenMetadata } from "./interpret-document.js";
+export { type AddressCategory, classifyAddress, isPublicAddress } from "./ip-ranges.js";
 export {
   FAILURE_REASONS,
   type Failure,
@@ -25,7 +25,7 @@ export {
   type RetryClass,
   retryClassOf,
 } from "./reasons.js";
-export { type ResolvedTokenUri, resolveTokenUri, type TokenId, tokenIdHex } from "./resolveTokenUri.js";
+export { type ResolvedTokenUri, resolveTokenUri, type TokenId, tokenIdHex } from "./resolve-token-uri.js";
 export {
   DEFAULT_RETRY_POLICY,
   nextRetry,
@@ -34,5 +34,5 @@ export {
   type RetryState,
   recordFailure,
   requestRefetch,
-} from "./retryPolicy.js";
-export { checkTarget, createGuardedLookup, ForbiddenAddressError } from "./ssrfGuard.js";
+} from "./retry-policy.js";
+export { checkTarget, createGuardedLookup, ForbiddenAddressError } from "./ssrf-guard.js";

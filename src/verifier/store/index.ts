@@ -1,5 +1,5 @@
 /** The verified-contract store ("bytecode database"): SQL over `verified_contracts` and `verified_compilations` (migrations 004, 006). */
-export { automaticVerificationExtension, verifyAutomatically } from "./auto-verify.js";
+export { verifyAutomatically } from "./auto-verify.js";
 export {
   type BytecodeType,
   type SourceMatch,

@@ -1,7 +1,7 @@
 import type { LookupAddress } from "node:dns";
 import { describe, expect, it } from "vitest";
-import { parseAllowedHosts } from "./allowList.js";
-import { checkTarget, createGuardedLookup, ForbiddenAddressError } from "./ssrfGuard.js";
+import { parseAllowedHosts } from "./allow-list.js";
+import { checkTarget, createGuardedLookup, ForbiddenAddressError } from "./ssrf-guard.js";
 
 type LookupOutcome = {
   err: NodeJS.ErrnoException | null;

@@ -1,5 +1,5 @@
 import { DEFAULT_GATEWAYS, type Gateways, joinGateway } from "./gateways.js";
-import type { TokenMetadata } from "./interpretDocument.js";
+import type { TokenMetadata } from "./interpret-document.js";
 
 export type MediaUrls = {
   image_url: string | null;

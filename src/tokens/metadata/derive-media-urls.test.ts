@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deriveMediaUrls, isPlainHttpUrl } from "./deriveMediaUrls.js";
+import { deriveMediaUrls, isPlainHttpUrl } from "./derive-media-urls.js";
 
 const CID = "QmYFf7D2UtqnNz8Lu57Gnk3dxgdAiuboPWMEaNNjhr29tS";
 

@@ -1,9 +1,9 @@
-import { fetchDocument } from "./fetchDocument.js";
+import { fetchDocument } from "./fetch-document.js";
 import { DEFAULT_GATEWAYS, type Gateways } from "./gateways.js";
-import { DEFAULT_MAX_BYTES, type HttpGetOptions } from "./httpGet.js";
-import { interpretDocument, type MetadataResult, type TokenMetadata } from "./interpretDocument.js";
+import { DEFAULT_MAX_BYTES, type HttpGetOptions } from "./http-get.js";
+import { interpretDocument, type MetadataResult, type TokenMetadata } from "./interpret-document.js";
 import { failure } from "./reasons.js";
-import { resolveTokenUri, type TokenId, tokenIdHex } from "./resolveTokenUri.js";
+import { resolveTokenUri, type TokenId, tokenIdHex } from "./resolve-token-uri.js";
 
 export type FetchTokenMetadataParameters = Omit<HttpGetOptions, "skipBody" | "headers"> & {
   /** The string returned by tokenURI(id) / uri(id). */

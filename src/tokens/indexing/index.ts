@@ -1,11 +1,11 @@
 import type { Rpc } from "../../chain/rpc.js";
 import type { Config } from "../../config/config.js";
 import type { Db } from "../../db/db.js";
-import { createTokenCallsRpc } from "../../tokens/rpc.js";
-import { startTokenWorkers } from "../../tokens/workers.js";
+import type { IndexerExtension } from "../../indexer/extension.js";
+import { createProxiesExtension } from "../../indexer/proxies/extension.js";
 import type { Logger } from "../../util/logger.js";
-import type { IndexerExtension } from "../extension.js";
-import { createProxiesExtension } from "../proxies/extension.js";
+import { createTokenCallsRpc } from "../rpc.js";
+import { startTokenWorkers } from "../workers.js";
 import { createTokensExtension } from "./extension.js";
 
 /**

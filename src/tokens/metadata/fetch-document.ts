@@ -1,5 +1,5 @@
-import { type HttpGetOptions, httpGet } from "./httpGet.js";
-import { interpretDocument, isMediaContentType, type MetadataResult } from "./interpretDocument.js";
+import { type HttpGetOptions, httpGet } from "./http-get.js";
+import { interpretDocument, isMediaContentType, type MetadataResult } from "./interpret-document.js";
 
 export type FetchDocumentOptions = Omit<HttpGetOptions, "skipBody"> & {
   /** What `{image}`/`{animation_url}` records for media content; default `url`. Upstream keeps the ipfs:// form. */

@@ -1,5 +1,5 @@
+import type { IndexerExtension } from "../../indexer/extension.js";
 import type { Logger } from "../../util/logger.js";
-import type { IndexerExtension } from "../extension.js";
 import { deriveTokenRows } from "./derive.js";
 import { revertTokenRows, writeTokenRows } from "./store.js";
 

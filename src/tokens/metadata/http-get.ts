@@ -1,8 +1,8 @@
 import http from "node:http";
 import https from "node:https";
-import type { AllowedHost } from "./allowList.js";
+import type { AllowedHost } from "./allow-list.js";
 import { type Failure, failure, reasonForStatus } from "./reasons.js";
-import { checkTarget, createGuardedLookup, type GuardedTarget, type ResolveAll } from "./ssrfGuard.js";
+import { checkTarget, createGuardedLookup, type GuardedTarget, type ResolveAll } from "./ssrf-guard.js";
 
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_REDIRECTS = 5;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseDataUri, percentDecodeToBytes } from "./dataUri.js";
-import { resolveTokenUri, tokenIdHex } from "./resolveTokenUri.js";
+import { parseDataUri, percentDecodeToBytes } from "./data-uri.js";
+import { resolveTokenUri, tokenIdHex } from "./resolve-token-uri.js";
 
 const gw = { ipfs: "https://gw.example/ipfs/", arweave: "https://ar.example" };
 const CID0 = "QmYFf7D2UtqnNz8Lu57Gnk3dxgdAiuboPWMEaNNjhr29tS";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isHostAllowed, parseAllowedHosts } from "./allowList.js";
-import { classifyAddress } from "./ipRanges.js";
+import { isHostAllowed, parseAllowedHosts } from "./allow-list.js";
+import { classifyAddress } from "./ip-ranges.js";
 
 describe("classifyAddress()", () => {
   it.each([

@@ -1,4 +1,4 @@
-import { type ParseDataUriResult, parseDataUri } from "./dataUri.js";
+import { type ParseDataUriResult, parseDataUri } from "./data-uri.js";
 import { type Gateways, isCid, joinGateway } from "./gateways.js";
 import { type Failure, failure } from "./reasons.js";
 

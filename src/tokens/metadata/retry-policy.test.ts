@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { failure } from "./reasons.js";
-import { nextRetry, type RetryState, recordFailure, requestRefetch } from "./retryPolicy.js";
+import { nextRetry, type RetryState, recordFailure, requestRefetch } from "./retry-policy.js";
 
 const now = new Date("2025-01-01T00:00:00Z");
 

@@ -1,11 +1,11 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type AllowedHost, parseAllowedHosts } from "./allowList.js";
-import { fetchDocument } from "./fetchDocument.js";
-import { fetchTokenMetadata } from "./fetchTokenMetadata.js";
-import { httpGet } from "./httpGet.js";
-import { nextRetry } from "./retryPolicy.js";
+import { type AllowedHost, parseAllowedHosts } from "./allow-list.js";
+import { fetchDocument } from "./fetch-document.js";
+import { fetchTokenMetadata } from "./fetch-token-metadata.js";
+import { httpGet } from "./http-get.js";
+import { nextRetry } from "./retry-policy.js";
 
 const CID = "QmYFf7D2UtqnNz8Lu57Gnk3dxgdAiuboPWMEaNNjhr29tS";
 const GOOD = { name: "Thing #1", image: `ipfs://${CID}/1.png`, description: "{id} here" };

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
-import { type AllowedHost, bareHostname, isHostAllowed } from "./allowList.js";
-import { type AddressCategory, classifyAddress } from "./ipRanges.js";
+import { type AllowedHost, bareHostname, isHostAllowed } from "./allow-list.js";
+import { type AddressCategory, classifyAddress } from "./ip-ranges.js";
 import { type Failure, failure } from "./reasons.js";
 
 /** Schemes a network fetch may use. ipfs:/ar:/data: are resolved to http(s) or inline before this point. */
