@@ -5,6 +5,7 @@ import { transactionTransfersPreview } from "../../explorer/token-transfer/servi
 import { addressListRoutes } from "./address-lists.js";
 import { blockRoutes } from "./blocks.js";
 import { coinBalanceRoutes } from "./coin-balance-history.js";
+import { dropEmptyOptionalQuery } from "./empty-query.js";
 import { invalidValue, type V2ErrorBody } from "./errors.js";
 import { type ExplorerRouteOptions, explorerDeps } from "./explorer-deps.js";
 import { mainPageRoutes } from "./main-page.js";
@@ -33,6 +34,7 @@ export type ApiV2Options = {
  * Route modules register themselves here.
  */
 export const apiV2Plugin: FastifyPluginAsync<ApiV2Options> = async (app, _opts) => {
+  dropEmptyOptionalQuery(app);
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err.validation) {
       const v = err.validation[0];
