@@ -14,6 +14,7 @@ import { smartContractRoutes } from "./smart-contracts.js";
 import { tokenExplorerRoutes } from "./token-explorer.js";
 import { transactionListRoutes } from "./transaction-lists.js";
 import { transactionRoutes } from "./transactions.js";
+import { transferListRoutes } from "./transfer-lists.js";
 import { type VerificationFormDeps, verificationFormRoutes } from "./verification.js";
 
 export type ApiV2Options = {
@@ -82,6 +83,7 @@ export const apiV2Plugin: FastifyPluginAsync<ApiV2Options> = async (app, _opts) 
   });
   await app.register(transactionListRoutes, explorer);
   await app.register(addressListRoutes, explorer);
+  await app.register(transferListRoutes, explorer);
   await app.register(mainPageRoutes, {
     ...explorer,
     ...(_opts.caughtUp ? { caughtUp: _opts.caughtUp } : {}),
