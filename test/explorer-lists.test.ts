@@ -7,6 +7,7 @@ import { AddressSchema } from "../src/explorer/address/schema.js";
 import { AddressCountersSchema, AddressTabsCountersSchema } from "../src/explorer/address-counters/schema.js";
 import { InternalTransactionsResponseSchema } from "../src/explorer/internal-transaction/schema.js";
 import { LogsResponseAddressSchema, LogsResponseTxSchema } from "../src/explorer/log/schema.js";
+import { transactionsSince } from "../src/explorer/stats/query.js";
 import { AddressTokensResponseSchema, TokenBalancesSchema } from "../src/explorer/token-balance/schema.js";
 import { TokenTransferResponseSchema } from "../src/explorer/token-transfer/schema.js";
 import {
@@ -53,6 +54,7 @@ type Receipt = {
   to: Hex | null;
   contractAddress: Hex | null;
   gasUsed: Hex;
+  effectiveGasPrice: Hex;
   status: Hex;
   logs: RpcLog[];
 };
@@ -200,6 +202,12 @@ describe("explorer lists: token transfers, internal transactions, logs, withdraw
     expect(r.body.next_page_params).toBeNull();
     expect(r.body.items).toHaveLength(1);
     const item = r.body.items[0];
+    // The frontend sends `type=` when no type is picked: all types, as no filter.
+    const empty = await get(
+      `/api/v2/transactions/${log.transactionHash}/token-transfers?type=`,
+      TokenTransferResponseSchema,
+    );
+    expect(empty).toEqual(r);
     expect(item).toMatchObject({
       transaction_hash: log.transactionHash,
       type: "token_transfer",
@@ -319,6 +327,11 @@ describe("explorer lists: token transfers, internal transactions, logs, withdraw
     const all = await walk(`/api/v2/addresses/${a0}/token-transfers`, TokenTransferResponseSchema);
     expect(involving(null).length).toBeGreaterThan(50);
     expect(all.map((i) => `${i.block_number}:${i.log_index}`)).toEqual(involving(null));
+    const unfiltered = await walk(
+      `/api/v2/addresses/${a0}/token-transfers?type=&filter=&token=`,
+      TokenTransferResponseSchema,
+    );
+    expect(unfiltered).toEqual(all);
     const from = await walk(
       `/api/v2/addresses/${a0}/token-transfers?filter=from&type=ERC-20`,
       TokenTransferResponseSchema,
@@ -361,6 +374,10 @@ describe("explorer lists: token transfers, internal transactions, logs, withdraw
     expect(from.every((i) => lower(i.from.hash) === f)).toBe(true);
     // Everything but the forwarder's own creation (a top-level create: listed, and not from it).
     expect(from.length).toBe(expected.length - 1);
+    const both = await get(`/api/v2/addresses/${f}/internal-transactions?filter=`);
+    expect(both.body.items.map((i: any) => `${i.transaction_hash}:${i.index}:${i.value}`)).toEqual(
+      expected.slice(0, 50),
+    );
     const to = await walk(
       `/api/v2/addresses/${f}/internal-transactions?filter=to`,
       InternalTransactionsResponseSchema,
@@ -481,6 +498,85 @@ describe("explorer lists: token transfers, internal transactions, logs, withdraw
       },
     );
     expect((await get("/api/v2/blocks/999999/withdrawals")).status).toBe(404);
+  });
+
+  it("chain-wide token transfers and internal transactions page to the end, newest first, equal to the node's", async () => {
+    const key = (l: RpcLog) => `${num(l.blockNumber)}:${num(l.logIndex)}`;
+    const keys = (items: any[]) => items.map((i) => `${i.block_number}:${i.log_index}`);
+    const all = await walk("/api/v2/token-transfers", TokenTransferResponseSchema);
+    expect(allTransferLogs().length).toBeGreaterThan(50);
+    expect(keys(all)).toEqual(allTransferLogs().map(key).reverse());
+    expect(await walk("/api/v2/token-transfers?type=", TokenTransferResponseSchema)).toEqual(all);
+    const nfts = await walk("/api/v2/token-transfers?type=ERC-721", TokenTransferResponseSchema);
+    expect(keys(nfts)).toEqual(
+      allTransferLogs()
+        .filter((l) => lower(l.address) === nft)
+        .map(key)
+        .reverse(),
+    );
+
+    const expected = frames
+      .filter(listed)
+      .sort((a, b) => b.block - a.block || b.txIndex - a.txIndex || b.index - a.index)
+      .map((x) => `${x.tx}:${x.index}:${x.frame.type.toLowerCase()}`);
+    expect(expected.length).toBeGreaterThan(50);
+    const internal = await walk("/api/v2/internal-transactions", InternalTransactionsResponseSchema);
+    expect(internal.map((i) => `${i.transaction_hash}:${i.index}:${i.type}`)).toEqual(expected);
+  });
+
+  it("a token's and a token instance's transfers are the node's Transfer logs of it; an unknown token is a 404", async () => {
+    const keys = (items: any[]) => items.map((i) => `${i.block_number}:${i.log_index}`);
+    const of = (token: string, id?: bigint) =>
+      allTransferLogs()
+        .filter((l) => lower(l.address) === lower(token) && (id === undefined || BigInt(l.topics[3]!) === id))
+        .map((l) => `${num(l.blockNumber)}:${num(l.logIndex)}`)
+        .reverse();
+    const erc20 = await walk(`/api/v2/tokens/${k.token}/transfers`, TokenTransferResponseSchema);
+    expect(of(k.token).length).toBeGreaterThan(50);
+    expect(keys(erc20)).toEqual(of(k.token));
+    const nfts = await walk(`/api/v2/tokens/${nft}/transfers`, TokenTransferResponseSchema);
+    expect(keys(nfts)).toEqual(of(nft));
+    const eight = await get(`/api/v2/tokens/${nft}/instances/8/transfers`, TokenTransferResponseSchema);
+    expect(keys(eight.body.items)).toEqual(of(nft, 8n));
+    expect(eight.body.items[0]).toMatchObject({ type: "token_minting", total: { token_id: "8" } });
+    expect((await get(`/api/v2/tokens/0x${"12".repeat(20)}/transfers`)).status).toBe(404);
+    expect((await get(`/api/v2/tokens/${nft}/instances/x/transfers`)).status).toBe(422);
+  });
+
+  it("transaction stats: the node's transactions and fees of the last 24 hours; a window starts at its block", async () => {
+    const fees = (rs: Receipt[]) => rs.map((r) => BigInt(r.gasUsed) * BigInt(r.effectiveGasPrice));
+    const sum = (xs: bigint[]) => xs.reduce((a, b) => a + b, 0n);
+    const all = fees(receipts);
+    const r = await get("/api/v2/transactions/stats");
+    expect(r.status).toBe(200);
+    // Anvil mined every block just now: all of them are in the last 24 hours.
+    expect(r.body).toEqual({
+      pending_transactions_count: "0",
+      transactions_count_24h: String(receipts.length),
+      transaction_fees_sum_24h: sum(all).toString(),
+      transaction_fees_avg_24h: ((sum(all) * 2n + BigInt(all.length)) / (2n * BigInt(all.length))).toString(),
+    });
+    // A window beginning at a block in the middle keeps that block's and later blocks' transactions only.
+    const numbers = [...new Set(receipts.map((x) => num(x.blockNumber)))];
+    const stamps = await rpcBatch<{ timestamp: Hex }>(
+      url,
+      numbers.map((n) => ({ method: "eth_getBlockByNumber", params: [`0x${n.toString(16)}`, false] })),
+    );
+    const time = new Map(numbers.map((n, i) => [n, num(stamps[i]!.timestamp)]));
+    const mid = numbers[Math.floor(numbers.length / 2)]!;
+    const since = new Date(time.get(mid)! * 1000);
+    const later = receipts.filter((x) => num(x.blockNumber) >= mid);
+    // Anvil may give neighbouring blocks one second: the window starts at the first block of that second.
+    const window = receipts.filter((x) => time.get(num(x.blockNumber))! >= time.get(mid)!);
+    expect(window.length).toBeGreaterThanOrEqual(later.length);
+    const day = await transactionsSince(t.db, since);
+    expect(day.count).toBe(String(window.length));
+    expect(day.fee_sum).toBe(sum(fees(window)).toString());
+    expect(await transactionsSince(t.db, new Date(Date.now() + 3600_000))).toEqual({
+      count: "0",
+      fee_sum: "0",
+      fee_avg: "0",
+    });
   });
 
   it("bad input is a Blockscout 422; an unknown transaction a 404", async () => {

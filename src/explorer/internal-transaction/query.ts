@@ -43,6 +43,25 @@ export function transactionInternalTxsPage(
   );
 }
 
+/** All frames of the chain, newest first, before the cursor: a backward range scan of the primary key. */
+export function allInternalTxsPage(
+  db: Queryable,
+  before: InternalTxCursor | null,
+  limit: number,
+): Promise<InternalTxRow[]> {
+  return db.query<InternalTxRow>(
+    `${SELECT} where ${NOT_PARENT} and i.block_number <= $1
+       and (i.block_number, i.transaction_index, i.index) < ($1, $2, $3)
+     order by i.block_number desc, i.transaction_index desc, i.index desc limit $4`,
+    [
+      before?.blockNumber ?? Number.MAX_SAFE_INTEGER,
+      before?.transactionIndex ?? 2 ** 31 - 1,
+      before?.index ?? 2 ** 31 - 1,
+      limit,
+    ],
+  );
+}
+
 export type InternalTxDirection = "from" | "to" | null;
 
 /**

@@ -4,6 +4,7 @@ import { PAGE_SIZE, splitPage } from "../paging.js";
 import type { ExplorerDb } from "../token-transfer/service.js";
 import {
   addressInternalTxsPage,
+  allInternalTxsPage,
   type InternalTxCursor,
   type InternalTxDirection,
   type InternalTxRow,
@@ -34,4 +35,9 @@ export async function addressInternalTxs(
 ) {
   const rows = await addressInternalTxsPage(deps.db, address, direction, before, PAGE_SIZE + 1);
   return page(deps, rows, direction ? { filter: direction } : {});
+}
+
+/** `/internal-transactions`: the chain's frames, newest first (top-level calls left out, as in the other lists). */
+export async function allInternalTxs(deps: ExplorerDb, before: InternalTxCursor | null) {
+  return page(deps, await allInternalTxsPage(deps.db, before, PAGE_SIZE + 1));
 }

@@ -46,3 +46,26 @@ export async function recentGas(db: Queryable): Promise<{ gas_used: string; gas_
   );
   return rows[0] ?? { gas_used: "0", gas_limit: "0" };
 }
+
+/**
+ * Count and fees (effective price × gas used; integer sum and rounded mean, as Blockscout's numeric counters) of
+ * the transactions of the blocks since `since`: the window's first block is one probe of the timestamp index,
+ * its transactions one range of the (block_number, index) key, so the cost is one day of transactions.
+ */
+export async function transactionsSince(
+  db: Queryable,
+  since: Date,
+): Promise<{ count: string; fee_sum: string; fee_avg: string }> {
+  const rows = await db.query<{ count: string; fee_sum: string; fee_avg: string }>(
+    `with first as (select number from blocks where timestamp >= $1 order by timestamp, number limit 1),
+     fees as (
+       select coalesce(t.effective_gas_price, t.gas_price, 0) * t.gas_used as fee
+       from transactions t where t.block_number >= (select number from first)
+     )
+     select count(*)::text as count, coalesce(sum(fee), 0)::text as fee_sum,
+       coalesce(round(avg(fee)), 0)::text as fee_avg
+     from fees`,
+    [since],
+  );
+  return rows[0] ?? { count: "0", fee_sum: "0", fee_avg: "0" };
+}

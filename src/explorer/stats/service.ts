@@ -1,7 +1,14 @@
 import type { Queryable } from "../../db/db.js";
 import { averageBlockTimeMs } from "../transaction/query.js";
-import { chainCounters, indexedRange, recentGas, sinceTotals } from "./query.js";
-import { type HomeStats, type IndexingStatus, indexingStatusView, statsView } from "./view.js";
+import { chainCounters, indexedRange, recentGas, sinceTotals, transactionsSince } from "./query.js";
+import {
+  type HomeStats,
+  type IndexingStatus,
+  indexingStatusView,
+  statsView,
+  type TransactionsStats,
+  transactionsStatsView,
+} from "./view.js";
 
 /** `/stats`: counters from chain_counters and indexer_state, never a count over a table. */
 export async function homeStats(db: Queryable, now: Date = new Date()): Promise<HomeStats> {
@@ -24,4 +31,28 @@ export async function homeStats(db: Queryable, now: Date = new Date()): Promise<
 export async function indexingStatus(db: Queryable, caughtUp?: () => boolean): Promise<IndexingStatus> {
   const range = await indexedRange(db);
   return indexingStatusView(caughtUp ? caughtUp() : true, !!range && range.last !== null);
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+/** How long a computed `/transactions/stats` answer is served again (Blockscout refreshes its cache periodically). */
+export const TRANSACTION_STATS_TTL_MS = 30_000;
+const statsCache = new WeakMap<Queryable, { at: number; value: Promise<TransactionsStats> }>();
+
+/**
+ * `/transactions/stats`: the last 24 hours' transactions and fees, cached per database for a few seconds so that
+ * a day's range of transactions is summed at most once per TTL, whatever the request rate.
+ */
+export function transactionsStats(
+  db: Queryable,
+  now: () => number = Date.now,
+  ttlMs = TRANSACTION_STATS_TTL_MS,
+): Promise<TransactionsStats> {
+  const t = now();
+  const hit = statsCache.get(db);
+  if (hit && t - hit.at < ttlMs) return hit.value;
+  const value = transactionsSince(db, new Date(t - DAY_MS)).then(transactionsStatsView);
+  statsCache.set(db, { at: t, value });
+  // A failed computation is not kept.
+  value.catch(() => statsCache.get(db)?.value === value && statsCache.delete(db));
+  return value;
 }

@@ -74,3 +74,25 @@ export function indexingStatusView(caughtUp: boolean, anyBlock: boolean): Indexi
     indexed_internal_transactions_ratio: ratio,
   };
 }
+
+/** The frontend's TransactionsStats (Blockscout's TransactionView "stats.json"). */
+export type TransactionsStats = {
+  pending_transactions_count: string;
+  transactions_count_24h: string;
+  transaction_fees_sum_24h: string;
+  transaction_fees_avg_24h: string;
+};
+
+export function transactionsStatsView(day: {
+  count: string;
+  fee_sum: string;
+  fee_avg: string;
+}): TransactionsStats {
+  return {
+    // Lookout indexes blocks, not the mempool: nothing is pending.
+    pending_transactions_count: "0",
+    transactions_count_24h: day.count,
+    transaction_fees_sum_24h: day.fee_sum,
+    transaction_fees_avg_24h: day.fee_avg,
+  };
+}

@@ -97,3 +97,39 @@ export async function addressTransfersPage(
     })
     .slice(0, limit);
 }
+
+/** Which transfers a chain-wide list walks: all of them, one token's, or one token instance's. */
+export type TransferScope = { token?: Address; tokenId?: string };
+
+/**
+ * Transfers newest first before the cursor, over the chain, a token or a token instance: a backward range scan of
+ * the primary key, of (token_address, block_number, log_index, batch_index), or of token_transfers_token_id_idx.
+ */
+export function transfersPage(
+  db: Queryable,
+  scope: TransferScope,
+  types: readonly string[] | null,
+  before: TransferCursor | null,
+  limit: number,
+): Promise<TokenTransferRow[]> {
+  const where = scope.token
+    ? scope.tokenId !== undefined
+      ? "tt.token_address = $6 and tt.token_id = $7::numeric and"
+      : "tt.token_address = $6 and"
+    : "";
+  const params: unknown[] = [
+    types,
+    before?.blockNumber ?? Number.MAX_SAFE_INTEGER,
+    before?.logIndex ?? 2 ** 31 - 1,
+    before?.batchIndex ?? 2 ** 31 - 1,
+    limit,
+  ];
+  if (scope.token) params.push(toBytea(scope.token));
+  if (scope.token && scope.tokenId !== undefined) params.push(scope.tokenId);
+  return db.query<TokenTransferRow>(
+    `${SELECT} where ${where} ${TYPE_FILTER("$1")}
+       and tt.block_number <= $2 and (tt.block_number, tt.log_index, tt.batch_index) < ($2, $3, $4)
+     order by tt.block_number desc, tt.log_index desc, tt.batch_index desc limit $5`,
+    params,
+  );
+}

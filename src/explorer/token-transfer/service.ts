@@ -12,7 +12,9 @@ import {
   type TokenTransferRow,
   type TransferCursor,
   type TransferDirection,
+  type TransferScope,
   transactionTransfersPage,
+  transfersPage,
 } from "./query.js";
 import { type TokenTransferItem, tokenTransferView, transferAddresses, transferCursor } from "./view.js";
 
@@ -92,4 +94,17 @@ export async function addressTokenTransfers(
     ...(o.token ? { token: o.token } : {}),
   };
   return page(deps, rows, keep);
+}
+
+/**
+ * `/token-transfers` (`type=`), `/tokens/{h}/transfers` and `/tokens/{h}/instances/{id}/transfers`: newest first.
+ */
+export async function tokenTransfers(
+  deps: ExplorerDb,
+  scope: TransferScope,
+  types: readonly string[] | null,
+  before: TransferCursor | null,
+) {
+  const rows = await transfersPage(deps.db, scope, types, before, PAGE_SIZE + 1);
+  return page(deps, rows, types ? { type: types.join(",") } : {});
 }

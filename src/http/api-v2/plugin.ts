@@ -5,6 +5,7 @@ import { transactionTransfersPreview } from "../../explorer/token-transfer/servi
 import { addressListRoutes } from "./address-lists.js";
 import { blockRoutes } from "./blocks.js";
 import { coinBalanceRoutes } from "./coin-balance-history.js";
+import { dropEmptyOptionalQuery } from "./empty-query.js";
 import { invalidValue, type V2ErrorBody } from "./errors.js";
 import { type ExplorerRouteOptions, explorerDeps } from "./explorer-deps.js";
 import { mainPageRoutes } from "./main-page.js";
@@ -13,6 +14,7 @@ import { smartContractRoutes } from "./smart-contracts.js";
 import { tokenExplorerRoutes } from "./token-explorer.js";
 import { transactionListRoutes } from "./transaction-lists.js";
 import { transactionRoutes } from "./transactions.js";
+import { transferListRoutes } from "./transfer-lists.js";
 import { type VerificationFormDeps, verificationFormRoutes } from "./verification.js";
 
 export type ApiV2Options = {
@@ -33,6 +35,7 @@ export type ApiV2Options = {
  * Route modules register themselves here.
  */
 export const apiV2Plugin: FastifyPluginAsync<ApiV2Options> = async (app, _opts) => {
+  dropEmptyOptionalQuery(app);
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err.validation) {
       const v = err.validation[0];
@@ -80,6 +83,7 @@ export const apiV2Plugin: FastifyPluginAsync<ApiV2Options> = async (app, _opts) 
   });
   await app.register(transactionListRoutes, explorer);
   await app.register(addressListRoutes, explorer);
+  await app.register(transferListRoutes, explorer);
   await app.register(mainPageRoutes, {
     ...explorer,
     ...(_opts.caughtUp ? { caughtUp: _opts.caughtUp } : {}),

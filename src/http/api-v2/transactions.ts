@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyPluginAsync } from "fastify";
 import type { Address, Hex } from "viem";
+import { transactionsStats } from "../../explorer/stats/service.js";
 import { transactionByHash } from "../../explorer/transaction/query.js";
 import { rawTrace } from "../../explorer/transaction/raw-trace.js";
 import {
@@ -35,7 +36,7 @@ export type TransactionRouteOptions = ExplorerRouteOptions & {
   tokenTransfers?: TokenTransfersOfTransaction;
 };
 
-/** /transactions, /transactions/{hash} and its raw-trace, state-changes, summary; /addresses/{h}/transactions. */
+/** /transactions, /transactions/stats, /transactions/{hash} and its raw-trace, state-changes, summary; /addresses/{h}/transactions. */
 export const transactionRoutes: FastifyPluginAsync<TransactionRouteOptions> = async (app, opts) => {
   const deps = {
     ...explorerDeps(opts),
@@ -50,6 +51,9 @@ export const transactionRoutes: FastifyPluginAsync<TransactionRouteOptions> = as
     if (q.filter === "pending") return { items: [], next_page_params: null };
     return validatedTransactions(deps, txCursor(q), q.filter);
   });
+  app.get("/transactions/stats", { schema: { tags: ["transactions"] } }, async () =>
+    transactionsStats(deps.db),
+  );
   app.get(
     "/transactions/:transaction_hash_param",
     { schema: { params: TxParams, tags: ["transactions"] } },
