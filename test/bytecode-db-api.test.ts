@@ -1,9 +1,9 @@
-import { existsSync } from "node:fs";
 import { encodeAbiParameters, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromBytea, toBytea } from "../src/db/bytes.js";
 import { rpc } from "./helpers/activity.js";
 import { type BytecodeDbEnv, startBytecodeDbEnv } from "./helpers/bytecode-db.js";
+import { describeWithSharedFixtures } from "./helpers/shared-fixtures.js";
 import { build, deployData, standardJsonText, versionFor } from "./helpers/verify-contracts.js";
 
 // The requests below are written from what Blockscout's backend builds (blockscout/blockscout,
@@ -412,9 +412,7 @@ describe("eth-bytecode-db v2 API (Blockscout backend with MICROSERVICE_SC_VERIFI
   });
 });
 
-const FIXTURES = "/work/shared/fixtures";
-
-describe.skipIf(!existsSync(FIXTURES))("eth-bytecode-db v2 API: Vyper (recorded compiler outputs)", () => {
+describeWithSharedFixtures("eth-bytecode-db v2 API: Vyper (recorded compiler outputs)", () => {
   let env: BytecodeDbEnv;
   let chainId: string;
   let cases: Array<import("./helpers/recorded-vyper.js").VyperCase>;

@@ -71,9 +71,14 @@ const send = (reply: FastifyReply, dialect: Dialect, status: number, message?: s
   return reply.code(e.status).send(e.body);
 };
 
-/** Routes nobody registered, any method. */
+/**
+ * Routes nobody registered, any method. Blockscout answers exactly `{"message":"Not found"}` (clients compare it);
+ * the other dialects name the route.
+ */
 export function notFoundHandler(req: FastifyRequest, reply: FastifyReply): void {
-  void send(reply, dialectOf(req.url), 404, `Not found: ${req.method} ${req.url.split("?")[0]}`);
+  const dialect = dialectOf(req.url);
+  const plain = dialect === "blockscout" || dialect === "plain";
+  void send(reply, dialect, 404, plain ? undefined : `Not found: ${req.method} ${req.url.split("?")[0]}`);
 }
 
 /** The app-level error handler: what no API plugin handled (errors of hooks, of routes outside the plugins). */
