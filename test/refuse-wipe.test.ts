@@ -8,14 +8,14 @@ import { createPostgresDb } from "../src/db/pg.js";
 import { createPgliteDb } from "../src/db/pglite.js";
 import { packagePath } from "../src/util/package-root.js";
 import { startTestChain } from "./helpers/anvil.js";
-import { type CliProcess, runCli } from "./helpers/cli.js";
+import { type CliProcess, killAllCli, runCli } from "./helpers/cli.js";
 import { createTestDatabaseUrl } from "./helpers/db.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lookout-wipe-"));
 const procs: CliProcess[] = [];
 afterAll(async () => {
-  for (const p of procs)
-    if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill("SIGKILL");
+  // SIGTERM, then SIGKILL after a grace period: a `start` takes the anvil it launched down with it.
+  await killAllCli();
   await Promise.all(procs.map((p) => p.exited));
   rmSync(dir, { recursive: true, force: true });
 });

@@ -8,7 +8,7 @@ import { freePort } from "../src/chain/anvil.js";
 import { fromBytea } from "../src/db/bytes.js";
 import { createPgliteDb } from "../src/db/pglite.js";
 import { rpc } from "./helpers/activity.js";
-import { runCli } from "./helpers/cli.js";
+import { killAllCli, runCli } from "./helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lookout-start-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -74,7 +74,8 @@ describe("lookout start on embedded defaults", () => {
         await db.close();
       }
     } finally {
-      if (p.child.exitCode === null) p.child.kill("SIGKILL");
+      // Also on failure: stopped with SIGTERM so the anvil it launched goes too (SIGKILL after a grace period).
+      await killAllCli();
     }
   });
 });

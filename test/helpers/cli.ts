@@ -19,14 +19,20 @@ const running = new Set<ChildProcess>();
  * SIGKILLs every CLI process this test file started that is still running. Tests call it in `finally`/`afterAll`
  * so a failed or timed-out test leaves no process behind; the exit hook below is the last resort.
  */
-export async function killAllCli(): Promise<void> {
+export async function killAllCli(graceMs = 12_000): Promise<void> {
+  // SIGTERM first: a `start` process stops the anvil it launched (within its own 9 s deadline); SIGKILL after the
+  // grace period, so a hung process never outlives the test.
   await Promise.all(
     [...running].map(
       (c) =>
         new Promise<void>((resolve) => {
           if (c.exitCode !== null || c.signalCode !== null) return resolve();
-          c.once("exit", () => resolve());
-          c.kill("SIGKILL");
+          const hard = setTimeout(() => c.kill("SIGKILL"), graceMs);
+          c.once("exit", () => {
+            clearTimeout(hard);
+            resolve();
+          });
+          c.kill("SIGTERM");
         }),
     ),
   );
