@@ -1,5 +1,5 @@
 import type { SourceMatch, VerifiedContractRecord } from "../../verifier/store/index.js";
-import { sourceArtifacts, sourceType } from "../../verifier/store/index.js";
+import { compilationSourceFields } from "../../verifier/store/index.js";
 
 /** eth-bytecode-db's `Source` message in proto3 JSON (settings, ABI and artifacts as JSON text). */
 export type SourceJson = Omit<SourceMatch, "chainId" | "address">;
@@ -9,19 +9,12 @@ export function sourceFromRecord(r: VerifiedContractRecord): SourceJson {
   const args =
     r.constructorArguments && r.constructorArguments !== "0x" ? r.constructorArguments.slice(2) : null;
   return {
-    fileName: r.fileName,
-    contractName: r.contractName,
-    compilerVersion: r.compilerVersion,
-    compilerSettings: JSON.stringify(r.compilerSettings),
-    sourceType: sourceType(r.language),
-    sourceFiles: r.sources,
-    abi: r.abi ? JSON.stringify(r.abi) : null,
+    ...compilationSourceFields(r),
     // Hex without 0x, as upstream's sources carry it.
     constructorArguments: args,
     matchType: r.matchType === "full" ? "FULL" : "PARTIAL",
     isBlueprint: r.isBlueprint,
     libraries: r.libraries,
-    ...sourceArtifacts(r.compiled),
   };
 }
 

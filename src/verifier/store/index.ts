@@ -2,6 +2,7 @@
 export { verifyAutomatically } from "./auto-verify.js";
 export {
   type BytecodeType,
+  compilationSourceFields,
   type SourceMatch,
   searchSourcesByBytecode,
   sourceArtifacts,

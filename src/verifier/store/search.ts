@@ -86,10 +86,11 @@ export function sourceArtifacts(c: CompiledContract) {
   };
 }
 
-export const sourceType = (language: string) =>
-  language === "Vyper" ? "VYPER" : language === "Yul" ? "YUL" : ("SOLIDITY" as const);
+export const sourceType = (language: string): "SOLIDITY" | "VYPER" | "YUL" =>
+  language === "Vyper" ? "VYPER" : language === "Yul" ? "YUL" : "SOLIDITY";
 
-function toSource(r: VerifiedContractRecord, m: ContractMatch): SourceMatch {
+/** The parts of eth-bytecode-db's `Source` that come from the stored compilation alone. */
+export function compilationSourceFields(r: VerifiedContractRecord) {
   return {
     fileName: r.fileName,
     contractName: r.contractName,
@@ -98,11 +99,17 @@ function toSource(r: VerifiedContractRecord, m: ContractMatch): SourceMatch {
     sourceType: sourceType(r.language),
     sourceFiles: r.sources,
     abi: r.abi ? JSON.stringify(r.abi) : null,
+    ...sourceArtifacts(r.compiled),
+  };
+}
+
+function toSource(r: VerifiedContractRecord, m: ContractMatch): SourceMatch {
+  return {
+    ...compilationSourceFields(r),
     constructorArguments: m.constructorArguments ? m.constructorArguments.encoded.slice(2) : null,
     matchType: m.matchType === "full" ? "FULL" : "PARTIAL",
     isBlueprint: m.isBlueprint,
     libraries: { ...(m.creationMatch.values.libraries ?? {}), ...(m.runtimeMatch.values.libraries ?? {}) },
-    ...sourceArtifacts(r.compiled),
     chainId: r.chainId,
     address: r.address,
   };
