@@ -98,6 +98,24 @@ describe("bounded shutdown", () => {
     }
   });
 
+  it("SIGTERM while the compilers are being discovered exits 0 within 10 s", {
+    timeout: 300_000,
+  }, async () => {
+    chain ??= await startTestChain();
+    const { env: e, pg } = await env();
+    try {
+      // A fresh COMPILERS_DIR: the installed solc-js versions are probed in workers after the server listens.
+      const p = runCli(["start"], { ...e, RPC_URL: chain.anvil.url, PORT: "0" });
+      await p.waitFor(/compilers: discovering in the background/, 240_000);
+      const r = await terminate(p);
+      expect(r.code).toBe(0);
+      expect(r.ms).toBeLessThan(10_000);
+    } finally {
+      await killAllCli();
+      await pg?.drop();
+    }
+  });
+
   it("SIGTERM while following a node that froze exits 0 within 10 s", { timeout: 300_000 }, async () => {
     chain ??= await startTestChain();
     const { env: e, pg } = await env();

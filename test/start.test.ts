@@ -24,6 +24,18 @@ describe("lookout start on embedded defaults", () => {
         /0x[0-9a-f]{64}/,
       )![0] as `0x${string}`;
       await p.waitFor(/HTTP server listening/);
+      // Compilers are discovered in the background (a fresh DATA_DIR: the installed solc-js are probed); a list
+      // asked for at once waits for discovery and answers what a later request answers.
+      const compilersUrl = `http://127.0.0.1:${port}/api/v1/solidity/compilers`;
+      const versions = async () =>
+        (
+          (await (await fetch(compilersUrl)).json()) as { compilers: Array<{ version: string }> }
+        ).compilers.map((c) => c.version);
+      const early = await versions();
+      await p.waitFor(/compilers: ready, \d+ Solidity/);
+      expect(early.length).toBeGreaterThan(0);
+      expect(early).toEqual(await versions());
+      expect(p.output()).toMatch(/compilers: discovering in the background/);
 
       const wallet = createWalletClient({ account: privateKeyToAccount(key), transport: http(anvilUrl) });
       const chainId = Number(await rpc(anvilUrl, "eth_chainId"));

@@ -90,13 +90,8 @@ export async function startVerifier(o: {
     },
     o.logger.child({ part: "compilers" }),
   );
-  try {
-    await compilers.ready();
-  } catch (e) {
-    clearInterval(watcher);
-    await compilers.close();
-    throw e;
-  }
+  // Discovery (lists, installed solc-js) goes on in the background, logging its progress: the HTTP server answers
+  // meanwhile, and whatever needs the compilers (verify requests, jobs, the version lists) waits on `settled()`.
   const jobs = createJobRunner({
     db,
     verify: (req) => verify({ chains, compilers, db, creationLookup: creationLookupOptions(config) }, req),

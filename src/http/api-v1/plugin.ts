@@ -10,7 +10,12 @@ import { vyperVerifyRoutes } from "./vyper-verify-routes.js";
 /** What the verifier API needs from the rest of the service. */
 export type VerifierHttpDeps = {
   chains: readonly ChainConfig[];
-  compilers: { listSolidity(): CompilerVersionInfo[]; listVyper(): CompilerVersionInfo[] };
+  compilers: {
+    listSolidity(): CompilerVersionInfo[];
+    listVyper(): CompilerVersionInfo[];
+    /** Resolves when compiler discovery is done (bounded), so lists right after start are complete. */
+    settled?(): Promise<unknown>;
+  };
   /** The verify service (src/verifier/service), bound to chains, compilers and the database. */
   verify?: VerifyFn;
 };
@@ -57,7 +62,10 @@ export const apiV1Plugin: FastifyPluginAsync<{ verifier: VerifierHttpDeps }> = a
         response: { 200: Type.Object({ compilers: Type.Array(Compiler) }), ...errors },
       },
     },
-    async () => ({ compilers: verifier.compilers.listSolidity() }),
+    async () => {
+      await verifier.compilers.settled?.();
+      return { compilers: verifier.compilers.listSolidity() };
+    },
   );
   app.get(
     "/vyper/compilers",
@@ -67,7 +75,10 @@ export const apiV1Plugin: FastifyPluginAsync<{ verifier: VerifierHttpDeps }> = a
         response: { 200: Type.Object({ compilers: Type.Array(Compiler) }), ...errors },
       },
     },
-    async () => ({ compilers: verifier.compilers.listVyper() }),
+    async () => {
+      await verifier.compilers.settled?.();
+      return { compilers: verifier.compilers.listVyper() };
+    },
   );
   app.get(
     "/verification/config",
@@ -84,10 +95,13 @@ export const apiV1Plugin: FastifyPluginAsync<{ verifier: VerifierHttpDeps }> = a
         },
       },
     },
-    async () => ({
-      chains: verifier.chains.map(chainView),
-      solidityCompilers: verifier.compilers.listSolidity(),
-      vyperCompilers: verifier.compilers.listVyper(),
-    }),
+    async () => {
+      await verifier.compilers.settled?.();
+      return {
+        chains: verifier.chains.map(chainView),
+        solidityCompilers: verifier.compilers.listSolidity(),
+        vyperCompilers: verifier.compilers.listVyper(),
+      };
+    },
   );
 };

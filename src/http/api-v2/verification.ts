@@ -16,7 +16,11 @@ import { chainFor, type VerificationApiDeps } from "../etherscan/deps.js";
 import { ADDRESS_HASH_PATTERN } from "./errors.js";
 
 export type VerificationFormDeps = VerificationApiDeps & {
-  lists: { listSolidity(): CompilerVersionInfo[]; listVyper(): CompilerVersionInfo[] };
+  lists: {
+    listSolidity(): CompilerVersionInfo[];
+    listVyper(): CompilerVersionInfo[];
+    settled?(): Promise<unknown>;
+  };
   /** Bounds of a multipart submission (defaults: 5 MB a file, 100 files, 20 MB in all). */
   limits?: { fileBytes?: number; files?: number; totalBytes?: number };
 };
@@ -72,9 +76,10 @@ export const verificationFormRoutes: FastifyPluginAsync<{ deps: VerificationForm
     throwFileSizeLimit: true,
   });
 
-  app.get("/smart-contracts/verification/config", { schema: { tags: ["smart-contracts"] } }, async () =>
-    verificationConfigView(deps.lists.listSolidity(), deps.lists.listVyper()),
-  );
+  app.get("/smart-contracts/verification/config", { schema: { tags: ["smart-contracts"] } }, async () => {
+    await deps.lists.settled?.();
+    return verificationConfigView(deps.lists.listSolidity(), deps.lists.listVyper());
+  });
 
   app.post(
     "/smart-contracts/:address_hash_param/verification/via/:method",

@@ -22,9 +22,10 @@ export const bytecodeDbPlugin: FastifyPluginAsync<BytecodeDbOptions> = async (ap
   await app.register(searchRoutes, { db, chains });
   if (!verifier) return;
   if (verifier.verify) await app.register(verifyRoutes, { db, chains, verify: verifier.verify });
-  const versions = (list: () => Array<{ version: string }>) => async () => ({
-    compilerVersions: list().map((c) => c.version),
-  });
+  const versions = (list: () => Array<{ version: string }>) => async () => {
+    await verifier.compilers.settled?.();
+    return { compilerVersions: list().map((c) => c.version) };
+  };
   const schema = { tags: ["eth-bytecode-db"], response: { 200: Versions } };
   app.get(
     "/verifier/solidity/versions",

@@ -16,6 +16,7 @@ export async function verifySourceCode(deps: VerificationApiDeps, p: Params): Pr
   const chain = chainFor(deps, p.get("chainid"));
   const { address, request } = submissionFromParams(p, chain.config.id);
   checkRequestLimits(request);
+  await deps.compilers.settled?.();
   deps.compilers.resolveVersion(request.language, request.compiler);
 
   // No code yet: forge retries on exactly this prefix (the deployment may not be mined or indexed yet).

@@ -10,7 +10,7 @@ export type VerificationApiDeps = {
   db: Queryable;
   /** Verifier chains by decimal id. */
   chains: ReadonlyMap<string, VerifierChain>;
-  compilers: Pick<VerifierCompilers, "resolveVersion">;
+  compilers: Pick<VerifierCompilers, "resolveVersion" | "settled">;
   jobs: VerificationJobs;
   /**
    * How long `checkverifystatus` waits for an unfinished job before answering "Pending in queue" (default 5 s).

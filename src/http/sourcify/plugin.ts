@@ -57,6 +57,7 @@ export const sourcifyPlugin: FastifyPluginAsync<{ deps: VerificationApiDeps }> =
     async (req, reply) => {
       const { chainId, address } = checkTarget(deps, req.params);
       const submission = submissionFromBody(req.body, chainId, address);
+      await deps.compilers.settled?.();
       try {
         deps.compilers.resolveVersion(submission.language, submission.compiler);
       } catch (e) {

@@ -9,7 +9,7 @@ import { parseVersion, semverOf, versionKey } from "./version.js";
 export type InstalledSolcJs = { key: string; soljsonPath: string };
 
 /** soljson.js files of the `solc` package and its npm aliases (`solc-0.8.26` = npm:solc@0.8.26) beside it. */
-async function findSoljsonFiles(): Promise<Array<{ semver: string; soljsonPath: string }>> {
+export async function findSoljsonFiles(): Promise<Array<{ semver: string; soljsonPath: string }>> {
   let nodeModules: string;
   try {
     nodeModules = dirname(dirname(createRequire(import.meta.url).resolve("solc/package.json")));
@@ -39,30 +39,27 @@ type ProbeCache = Record<string, { size: number; mtimeMs: number; key: string }>
 
 /**
  * The full version (with commit) of each installed soljson: from the solc-js list when it is available, else from
- * an earlier probe remembered in COMPILERS_DIR, else by asking the soljson itself (in a worker, takes a second).
+ * an earlier probe remembered in COMPILERS_DIR, else by asking the soljson itself (in a worker, takes a second;
+ * the pool runs several at once). `onEach` hears of every file as it is settled, found or skipped.
  */
 export async function discoverInstalledSolcJs(opts: {
   compilersDir: string;
   solcjsList: ListedBuild[] | undefined;
   probe: (soljsonPath: string) => Promise<string>;
   logger: Logger;
+  files?: Array<{ semver: string; soljsonPath: string }>;
+  onEach?: (found: InstalledSolcJs | null) => void;
 }): Promise<InstalledSolcJs[]> {
   const cacheFile = join(opts.compilersDir, "installed-solcjs.json");
   const cache: ProbeCache = JSON.parse(await readFile(cacheFile, "utf8").catch(() => "{}"));
   let dirty = false;
-  const out: InstalledSolcJs[] = [];
-  for (const { semver, soljsonPath } of await findSoljsonFiles()) {
+  const one = async ({ semver, soljsonPath }: { semver: string; soljsonPath: string }) => {
     const fromList = opts.solcjsList?.filter((b) => semverOf(b.version) === semver && !b.version.prerelease);
-    if (fromList?.length === 1) {
-      out.push({ key: fromList[0]!.key, soljsonPath });
-      continue;
-    }
+    if (fromList?.length === 1) return { key: fromList[0]!.key, soljsonPath };
     const st = await stat(soljsonPath);
     const known = cache[soljsonPath];
-    if (known && known.size === st.size && known.mtimeMs === st.mtimeMs) {
-      out.push({ key: known.key, soljsonPath });
-      continue;
-    }
+    if (known && known.size === st.size && known.mtimeMs === st.mtimeMs)
+      return { key: known.key, soljsonPath };
     try {
       // e.g. "0.8.26+commit.8a97fa7a.Emscripten.clang"
       const reported = (await opts.probe(soljsonPath)).replace(/\.Emscripten.*$/, "");
@@ -71,11 +68,19 @@ export async function discoverInstalledSolcJs(opts: {
       const key = versionKey(v);
       cache[soljsonPath] = { size: st.size, mtimeMs: st.mtimeMs, key };
       dirty = true;
-      out.push({ key, soljsonPath });
+      return { key, soljsonPath };
     } catch (e) {
       opts.logger.warn({ soljsonPath, err: String(e) }, "installed solc-js skipped");
+      return null;
     }
-  }
+  };
+  const settled = await Promise.all(
+    (opts.files ?? (await findSoljsonFiles())).map(async (f) => {
+      const found = await one(f).catch(() => null);
+      opts.onEach?.(found);
+      return found;
+    }),
+  );
   if (dirty) await writeFile(cacheFile, JSON.stringify(cache, null, 1)).catch(() => undefined);
-  return out;
+  return settled.filter((x): x is InstalledSolcJs => x !== null);
 }

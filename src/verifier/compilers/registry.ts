@@ -14,7 +14,7 @@ import { fetchCompilerList, type ListedBuild } from "./compiler-list.js";
 import { Downloader } from "./downloader.js";
 import { CompilerError } from "./errors.js";
 import { solidityEvmVersions, vyperEvmVersions } from "./evm-versions.js";
-import { discoverInstalledSolcJs } from "./installed-solcjs.js";
+import { discoverInstalledSolcJs, findSoljsonFiles } from "./installed-solcjs.js";
 import { STORE, type StoreKind, scanStore, storePath } from "./local-store.js";
 import { runNative } from "./native-runner.js";
 import { guardOutput, sanitizeInput } from "./sanitize.js";
@@ -75,6 +75,8 @@ export class CompilerRegistry implements Compiler {
   private solidity: Entry[] = [];
   private vyper: Entry[] = [];
   private readonly readyPromise: Promise<void>;
+  private discovered = false;
+  private closed = false;
   private timer: NodeJS.Timeout | undefined;
   /** Counters for tests and metrics. */
   readonly stats = { compilations: 0, cacheHits: 0 };
@@ -99,6 +101,7 @@ export class CompilerRegistry implements Compiler {
       downloadBackoffMs: config.downloadBackoffMs ?? 1000,
       solcJsLoadedPerWorker: config.solcJsLoadedPerWorker ?? 2,
       memoryCacheEntries: config.memoryCacheEntries ?? 200,
+      discoveryWaitMs: config.discoveryWaitMs ?? 60_000,
       fetch: config.fetch ?? fetch,
     };
     this.downloader = new Downloader({
@@ -119,18 +122,52 @@ export class CompilerRegistry implements Compiler {
       new MemoryLruCache(this.cfg.memoryCacheEntries),
       new DiskCache(join(this.cfg.compilersDir, "cache")),
     ]);
-    this.readyPromise = this.start().catch((e) => {
-      // Never fatal: whatever was found so far is served, and compile() reports what is missing.
-      this.logger.error(
-        { err: e instanceof Error ? e.message : String(e) },
-        "compiler registry start-up failed",
-      );
-    });
+    this.readyPromise = this.start()
+      .catch((e) => {
+        // Never fatal: whatever was found so far is served, and compile() reports what is missing.
+        this.logger.error(
+          { err: e instanceof Error ? e.message : String(e) },
+          "compiler registry start-up failed",
+        );
+      })
+      .finally(() => {
+        this.discovered = true;
+      });
   }
 
-  /** Resolves once the lists were fetched (or found unreachable) and local compilers were found. Never rejects. */
+  /**
+   * Resolves once the lists were fetched (or found unreachable) and local compilers were found. Never rejects.
+   * Discovery runs in the background from construction on; the lists grow as it goes.
+   */
   ready(): Promise<void> {
     return this.readyPromise;
+  }
+
+  /** `whenReady` with the configured bound (`discoveryWaitMs`): what requests wait on. */
+  settled(): Promise<boolean> {
+    return this.whenReady(this.cfg.discoveryWaitMs);
+  }
+
+  /** Whether discovery has finished (successfully or not). */
+  get isReady(): boolean {
+    return this.discovered;
+  }
+
+  /**
+   * Waits for discovery at most `maxMs`; true when it finished. Requests wait on this so that their answer does
+   * not depend on how soon after start they arrive.
+   */
+  async whenReady(maxMs: number): Promise<boolean> {
+    if (this.discovered) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((r) => {
+      timer = setTimeout(() => r(false), maxMs);
+    });
+    try {
+      return await Promise.race([this.readyPromise.then(() => true as const), late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Number of compiler files downloaded by this process. */
@@ -139,31 +176,66 @@ export class CompilerRegistry implements Compiler {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     if (this.timer) clearInterval(this.timer);
-    await this.readyPromise;
+    // Closing the pool first ends the probes of a discovery still running (shutdown must not wait for them).
     await this.pool.close();
+    await this.readyPromise;
   }
 
+  /**
+   * Discovery: the three lists, the compilers in COMPILERS_DIR, the installed solc-js versions (probed in the pool
+   * when neither the list nor an earlier probe names them). Progress is logged at most once a second, then one
+   * line with what was found.
+   */
   private async start(): Promise<void> {
+    const t0 = Date.now();
     await mkdir(this.cfg.compilersDir, { recursive: true });
-    await this.refresh();
-    if (this.cfg.useInstalledSolcJs) {
+    const files = this.cfg.useInstalledSolcJs ? await findSoljsonFiles() : [];
+    const total = 3 + files.length;
+    let done = 0;
+    let logged = 0;
+    const step = () => {
+      done++;
+      if (done < total && Date.now() - logged >= 1000) {
+        logged = Date.now();
+        this.logger.info(`compilers: ${done}/${total} ready`);
+      }
+    };
+    this.logger.info(
+      `compilers: discovering in the background (3 compiler lists, ${files.length} installed solc-js versions); verification requests wait for it`,
+    );
+    logged = Date.now();
+    await this.refresh(step);
+    if (files.length > 0 && !this.closed) {
       this.installed = await discoverInstalledSolcJs({
         compilersDir: this.cfg.compilersDir,
         solcjsList: this.lists.solcjs,
         probe: (p) => this.pool.version(p),
         logger: this.logger,
+        files,
+        onEach: (found) => {
+          if (found) {
+            this.installed.push(found);
+            this.rebuild();
+          }
+          step();
+        },
       });
       this.rebuild();
     }
-    if (this.cfg.listRefreshMs > 0) {
+    if (this.cfg.listRefreshMs > 0 && !this.closed) {
       this.timer = setInterval(() => void this.refresh(), this.cfg.listRefreshMs);
       this.timer.unref();
     }
+    this.logger.info(
+      { solidity: this.solidity.length, vyper: this.vyper.length, ms: Date.now() - t0 },
+      `compilers: ready, ${this.solidity.length} Solidity and ${this.vyper.length} Vyper versions (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+    );
   }
 
   /** Fetches the three lists again; a list that cannot be fetched keeps its last good copy. */
-  async refresh(): Promise<void> {
+  async refresh(onEach?: () => void): Promise<void> {
     const fetchOne = async (name: keyof Lists, url: string) => {
       try {
         this.lists[name] = await fetchCompilerList(url, this.cfg.fetch);
@@ -173,6 +245,7 @@ export class CompilerRegistry implements Compiler {
           "compiler list unavailable; serving the versions in COMPILERS_DIR and installed solc-js",
         );
       }
+      onEach?.();
     };
     await Promise.all([
       fetchOne("solc", this.cfg.solcListUrl),

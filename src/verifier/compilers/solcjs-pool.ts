@@ -63,7 +63,15 @@ export class SolcJsPool {
     this.closed = true;
     for (const job of this.queue.splice(0))
       job.reject(new CompilerError("unavailable", "Compiler pool closed"));
-    await Promise.all(this.slots.splice(0).map((s) => s.worker.terminate()));
+    // A job running in a worker ends with it (its exit event no longer finds the slot).
+    await Promise.all(
+      this.slots.splice(0).map((s) => {
+        clearTimeout(s.timer);
+        s.job?.reject(new CompilerError("unavailable", "Compiler pool closed"));
+        s.job = undefined;
+        return s.worker.terminate();
+      }),
+    );
   }
 
   private submit(type: Job["type"], soljsonPath: string, input?: string): Promise<string> {

@@ -71,6 +71,11 @@ export type CompilersConfig = {
   solcJsLoadedPerWorker?: number;
   /** Compilation outputs kept in memory. Default 200. */
   memoryCacheEntries?: number;
+  /**
+   * How long a request waits for compiler discovery (lists, installed solc-js) still running after start before it
+   * goes on with what was found so far. Default 60 s.
+   */
+  discoveryWaitMs?: number;
   /** For tests: replaces global fetch. */
   fetch?: typeof fetch;
 };

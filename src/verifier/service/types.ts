@@ -28,6 +28,11 @@ export type VerifierCompilers = {
   resolveVersion(language: CompilerLanguage, version: string): string;
   /** EVM versions of the version, "default" included; throws InvalidInputError for unknown versions. */
   evmVersions(language: CompilerLanguage, version: string): string[];
+  /**
+   * Resolves when compiler discovery has finished (or its wait bound passed): the three lookups above answer the
+   * same right after start as later.
+   */
+  settled?(): Promise<unknown>;
 };
 
 export type VerifyDeps = {

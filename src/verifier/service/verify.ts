@@ -159,6 +159,7 @@ export const compilationFailureMessage = (errors: readonly string[]) =>
 export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<VerifyResponse> {
   checkRequestLimits(req);
   const targets = validateTargets(deps, req.contracts);
+  await deps.compilers.settled?.();
   const version = deps.compilers.resolveVersion(req.language, req.compiler);
   if (req.inputProblem !== undefined) {
     return { kind: "compilationFailure", message: req.inputProblem, errors: [req.inputProblem] };
