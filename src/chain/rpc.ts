@@ -13,6 +13,8 @@ export type RpcOptions = {
   retries: number;
   /** Requests in flight at once (each may be a JSON-RPC batch). */
   concurrency?: number;
+  /** Largest HTTP response read (bytes); a larger answer fails its request. Default: no bound. */
+  maxResponseBytes?: number;
 };
 
 /**
@@ -30,10 +32,11 @@ export type Rpc = {
 export function createRpc(o: RpcOptions): Rpc {
   const client = createPublicClient({
     transport: http(o.url, {
-      batch: { batchSize: o.batchSize, wait: 0 },
+      batch: o.batchSize > 1 ? { batchSize: o.batchSize, wait: 0 } : false,
       timeout: o.timeoutMs,
       retryCount: o.retries,
       retryDelay: 150,
+      ...(o.maxResponseBytes ? { fetchFn: boundedFetch(o.maxResponseBytes) } : {}),
     }),
   });
   // A generous bound: calls made in the same tick still coalesce into one HTTP batch.
@@ -47,6 +50,42 @@ export function createRpc(o: RpcOptions): Rpc {
         () => client.request({ method, params } as never, { retryCount: o.retries }) as Promise<T>,
       );
     },
+  };
+}
+
+/** fetch that reads at most `maxBytes` of a response body and fails beyond (while streaming, not after). */
+export function boundedFetch(maxBytes: number): typeof fetch {
+  return async (input, init) => {
+    const res = await fetch(input, init);
+    const tooLarge = () =>
+      new RpcError({
+        code: "rpc_response_too_large",
+        shortMessage: `The node's answer exceeds ${maxBytes} bytes`,
+      });
+    const declared = Number(res.headers.get("content-length") ?? Number.NaN);
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      await res.body?.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    if (!res.body) return res;
+    const reader = res.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+    return new Response(Buffer.concat(chunks), {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers,
+    });
   };
 }
 
