@@ -506,13 +506,14 @@ describe("explorer lists: token transfers, internal transactions, logs, withdraw
   });
 
   it("top accounts: every indexed address with a balance, richest first, with the node's balance and tx count", async () => {
-    const [{ head }] = await t.db.query<{ head: string }>("select max(number)::text as head from blocks");
+    const [row] = await t.db.query<{ head: string }>("select max(number)::text as head from blocks");
+    const head = row!.head;
     const known = await t.db.query<{ a: string }>(
       "select '0x' || encode(address, 'hex') as a from addresses",
     );
     const balances = await rpcBatch<Hex>(
       url,
-      known.map((r) => ({ method: "eth_getBalance", params: [r.a, `0x${BigInt(head!).toString(16)}`] })),
+      known.map((r) => ({ method: "eth_getBalance", params: [r.a, `0x${BigInt(head).toString(16)}`] })),
     );
     const expected = known
       .map((r, i) => ({ hash: r.a, balance: BigInt(balances[i]!) }))
