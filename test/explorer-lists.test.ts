@@ -10,11 +10,13 @@ import { LogsResponseAddressSchema, LogsResponseTxSchema } from "../src/explorer
 import { transactionsSince } from "../src/explorer/stats/query.js";
 import { AddressTokensResponseSchema, TokenBalancesSchema } from "../src/explorer/token-balance/schema.js";
 import { TokenTransferResponseSchema } from "../src/explorer/token-transfer/schema.js";
+import { TopAccountsResponseSchema } from "../src/explorer/top-accounts/schema.js";
 import {
   AddressWithdrawalsResponseSchema,
   BlockWithdrawalsResponseSchema,
 } from "../src/explorer/withdrawal/schema.js";
 import type { App } from "../src/http/app.js";
+import { coinBalanceExtension } from "../src/indexer/balances/extension.js";
 import type { Indexer } from "../src/indexer/runtime.js";
 import { packagePath } from "../src/util/package-root.js";
 import type { CompilerRegistry } from "../src/verifier/compilers/index.js";
@@ -119,7 +121,10 @@ describe("explorer lists: token transfers, internal transactions, logs, withdraw
     await rpc(url, "evm_setAutomine", [true]);
     nft = await deploy(url, a0, "TestNft", ["Alpha", "A", ""]);
     nftMint = await invoke(url, a0, nft, "TestNft", "mintMany", [a0, 7n, 3n]);
-    indexer = await createTestIndexer(t.db, url, { extensions: explorerExtensions() });
+    // With the coin balances, as production indexes: the top accounts list reads them.
+    indexer = await createTestIndexer(t.db, url, {
+      extensions: [coinBalanceExtension(), ...explorerExtensions()],
+    });
     await indexToHead(indexer, t.db, url);
 
     // The truth, from the node: every receipt and every transaction's call tree.
@@ -498,6 +503,37 @@ describe("explorer lists: token transfers, internal transactions, logs, withdraw
       },
     );
     expect((await get("/api/v2/blocks/999999/withdrawals")).status).toBe(404);
+  });
+
+  it("top accounts: every indexed address with a balance, richest first, with the node's balance and tx count", async () => {
+    const [row] = await t.db.query<{ head: string }>("select max(number)::text as head from blocks");
+    const head = row!.head;
+    const known = await t.db.query<{ a: string }>(
+      "select '0x' || encode(address, 'hex') as a from addresses",
+    );
+    const balances = await rpcBatch<Hex>(
+      url,
+      known.map((r) => ({ method: "eth_getBalance", params: [r.a, `0x${BigInt(head).toString(16)}`] })),
+    );
+    const expected = known
+      .map((r, i) => ({ hash: r.a, balance: BigInt(balances[i]!) }))
+      .filter((x) => x.balance > 0n)
+      .sort((x, y) =>
+        x.balance === y.balance ? (x.hash < y.hash ? -1 : 1) : x.balance > y.balance ? -1 : 1,
+      );
+    const items = await walk("/api/v2/addresses/", TopAccountsResponseSchema);
+    expect(items.map((i) => [lower(i.hash), i.coin_balance])).toEqual(
+      expected.map((x) => [x.hash, x.balance.toString()]),
+    );
+    const sent = receipts.filter((r) => lower(r.from) === a0 || lower(r.to ?? "") === a0).length;
+    expect(items.find((i) => lower(i.hash) === a0)?.transactions_count).toBe(String(sent));
+    // A cursor resumes after the given (balance, hash).
+    const first = items[0]!;
+    const next = await get(
+      `/api/v2/addresses?fetched_coin_balance=${first.coin_balance}&hash=${first.hash}&items_count=50`,
+    );
+    expect(next.body.items[0]?.hash).toBe(items[1]?.hash);
+    expect((await get("/api/v2/addresses?fetched_coin_balance=abc&hash=0x1")).status).toBe(422);
   });
 
   it("chain-wide token transfers and internal transactions page to the end, newest first, equal to the node's", async () => {

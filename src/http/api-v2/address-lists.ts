@@ -7,6 +7,7 @@ import { addressLogs } from "../../explorer/log/service.js";
 import type { TokenType } from "../../explorer/token-balance/query.js";
 import { addressTokenBalances, addressTokens } from "../../explorer/token-balance/service.js";
 import { addressTokenTransfers } from "../../explorer/token-transfer/service.js";
+import { topAccounts } from "../../explorer/top-accounts/service.js";
 import { addressWithdrawals } from "../../explorer/withdrawal/service.js";
 import { ADDRESS_HASH_PATTERN, FULL_HASH_PATTERN } from "./errors.js";
 import { type ExplorerRouteOptions, explorerDeps } from "./explorer-deps.js";
@@ -52,6 +53,11 @@ const WithdrawalsQuery = Type.Object({
   index: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
   ...PAGING,
 });
+const TopAccountsQuery = Type.Object({
+  fetched_coin_balance: Type.Optional(Type.String({ pattern: "^[0-9]{1,80}$" })),
+  hash: Type.Optional(Type.String({ pattern: ADDRESS_HASH_PATTERN })),
+  ...PAGING,
+});
 
 type Q = {
   filter?: "to" | "from";
@@ -67,7 +73,7 @@ type Q = {
   token_id?: string;
 };
 
-/** The address page's counters and tabs: counters, token transfers, internal transactions, logs, tokens, withdrawals. */
+/** Top accounts, and the address page's counters and tabs: counters, token transfers, internal transactions, logs, tokens, withdrawals. */
 export const addressListRoutes: FastifyPluginAsync<ExplorerRouteOptions> = async (app, opts) => {
   const deps = explorerDeps(opts);
   const get = (path: string, querystring: object | null, handler: (a: Address, q: Q) => Promise<unknown>) =>
@@ -80,6 +86,16 @@ export const addressListRoutes: FastifyPluginAsync<ExplorerRouteOptions> = async
           req.query as Q,
         ),
     );
+  // Top accounts; the frontend asks for `/addresses/` (the router ignores the trailing slash).
+  app.get("/addresses", { schema: { querystring: TopAccountsQuery, tags: ["addresses"] } }, async (req) => {
+    const q = req.query as { fetched_coin_balance?: string; hash?: string };
+    return topAccounts(
+      deps,
+      q.fetched_coin_balance !== undefined && q.hash
+        ? { balance: q.fetched_coin_balance, hash: q.hash.toLowerCase() as Address }
+        : null,
+    );
+  });
   const both = (q: Q) => q.block_number !== undefined && q.index !== undefined;
 
   get("counters", null, (a) => addressCountersPage(deps.db, a));
