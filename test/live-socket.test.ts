@@ -90,6 +90,9 @@ describe("live updates over the Phoenix socket (the frontend's client)", () => {
     });
     expect(got.block.miner.hash.toLowerCase()).toBe(node.miner.toLowerCase());
     expect(typeof got.average_block_time).toBe("string");
+    // The explorer's own Block, as Blockscout's socket renders it: the list form (`/blocks`, `/main-page/blocks`).
+    const listed = (await (await fetch(`${base}/api/v2/blocks`)).json()) as { items: { height: number }[] };
+    expect(got.block).toEqual(listed.items.find((b) => b.height === got.block.height));
     expect((await txCounts.next()).transaction).toBe(1);
 
     const mined = await mineAndIndex();
@@ -121,6 +124,11 @@ describe("live updates over the Phoenix socket (the frontend's client)", () => {
       block_number: Number(receipt.blockNumber),
     });
     expect(t.transactions[0].to.hash.toLowerCase()).toBe(watched);
+    // The explorer's own list item (`/api/v2/transactions`), as Blockscout's socket renders it.
+    const listed = (await (await fetch(`${base}/api/v2/transactions`)).json()) as {
+      items: { hash: string }[];
+    };
+    expect(t.transactions[0]).toEqual(listed.items.find((x) => x.hash === hash));
     const b = await balances.next();
     expect(b).toEqual({
       balance: nodeBalance.toString(),

@@ -1,19 +1,16 @@
 import type { Address } from "viem";
 import { fromBytea, toBytea } from "../db/bytes.js";
 import type { Queryable } from "../db/db.js";
-import { type AddressDeps, loadAddressObjects } from "../explorer/address/query.js";
-import type { AddressObject } from "../explorer/address/view.js";
+import type { AddressDeps } from "../explorer/address/query.js";
+import { blocksPage } from "../explorer/block/query.js";
+import { renderBlocks } from "../explorer/block/service.js";
 import { coinBalanceItem } from "../explorer/coin-balance/view.js";
+import { averageBlockTimeMs, rangeAddressTransactions } from "../explorer/transaction/query.js";
+import { renderTransactions } from "../explorer/transaction/service.js";
+import { transactionAddresses } from "../explorer/transaction/view.js";
 import type { Logger } from "../util/logger.js";
-import { LIVE_BLOCKS_SQL, type LiveBlockRow, liveBlockView } from "./block-view.js";
 import type { LiveBus, LiveEvent } from "./bus.js";
 import type { LiveHub } from "./hub.js";
-import {
-  LIVE_TRANSACTION_COLUMNS,
-  type LiveTransactionRow,
-  liveTransactionView,
-  transactionAddresses,
-} from "./transaction-view.js";
 
 export type LivePublisherOptions = {
   db: Queryable;
@@ -44,6 +41,7 @@ export function startLivePublisher(o: LivePublisherOptions): LivePublisher {
   const maxBlocks = o.maxBlocksPerRange ?? 5;
   const maxItems = o.maxItemsPerAddress ?? 75;
   const { db, hub } = o;
+  const deps = { db, ...(o.addressDeps ?? {}) };
   let queued: { from: number; to: number } | null = null;
   let running: Promise<void> | null = null;
 
@@ -67,11 +65,6 @@ export function startLivePublisher(o: LivePublisherOptions): LivePublisher {
     running = null;
   }
 
-  const addressObjects = async (addresses: Address[]) => {
-    const objects = await loadAddressObjects(db, addresses, o.addressDeps ?? {});
-    return (a: Address) => objects.get(a.toLowerCase() as Address)!;
-  };
-
   async function publishRange(from: number, to: number): Promise<void> {
     const miners = hub.subjects("blocks").filter((s) => ADDRESS.test(s));
     const jobs: Promise<void>[] = [];
@@ -85,27 +78,19 @@ export function startLivePublisher(o: LivePublisherOptions): LivePublisher {
     await Promise.all(jobs);
   }
 
+  /**
+   * `new_block` with the block as Blockscout's socket renders it: the list form of the explorer's Block (what
+   * `/api/v2/blocks` and `/main-page/blocks` return for it), oldest first.
+   */
   async function publishBlocks(from: number, to: number) {
-    const [rows, [avg]] = await Promise.all([
-      db.query<LiveBlockRow>(LIVE_BLOCKS_SQL, [from, to]),
-      db.query<{ span_ms: string | null; n: number }>(
-        `select (extract(epoch from max(timestamp) - min(timestamp)) * 1000)::text as span_ms, count(*)::int4 as n
-         from blocks where number between $1 and $2`,
-        [Math.max(0, to - 100), to],
-      ),
-    ]);
+    const rows = (await blocksPage(db, to + 1, to - from + 1)).reverse();
     if (!rows.length) return;
-    const miner = await addressObjects(rows.map((r) => fromBytea(r.miner) as Address));
-    // Blockscout's average_block_time: milliseconds as a string.
-    const average =
-      avg && avg.n > 1 && avg.span_ms !== null ? String(Math.round(Number(avg.span_ms) / (avg.n - 1))) : "0";
-    for (const r of rows) {
-      const payload = {
-        average_block_time: average,
-        block: liveBlockView(r, miner(fromBytea(r.miner) as Address)),
-      };
+    const [blocks, average] = await Promise.all([renderBlocks(deps, rows), averageBlockTimeMs(db)]);
+    for (const block of blocks) {
+      // Blockscout's average_block_time: milliseconds as a string.
+      const payload = { average_block_time: String(average), block };
       hub.broadcast("blocks:new_block", "new_block", payload);
-      hub.broadcast(`blocks:${fromBytea(r.miner)}`, "new_block", payload);
+      hub.broadcast(`blocks:${block.miner.hash.toLowerCase()}`, "new_block", payload);
     }
   }
 
@@ -133,13 +118,7 @@ export function startLivePublisher(o: LivePublisherOptions): LivePublisher {
          where address = any($1::bytea[]) and block_number between $2 and $3 order by address, block_number`,
         [param, from, to],
       ),
-      db.query<LiveTransactionRow>(
-        `select ${LIVE_TRANSACTION_COLUMNS} from transactions t join blocks b on b.number = t.block_number
-         where t.block_number between $2 and $3
-           and (t.from_address = any($1::bytea[]) or t.to_address = any($1::bytea[]) or t.contract_address = any($1::bytea[]))
-         order by t.block_number desc, t.index desc limit $4`,
-        [param, from, to, maxItems * watched.length],
-      ),
+      rangeAddressTransactions(db, watched as Address[], from, to, maxItems * watched.length),
       db.query<{ holder: Uint8Array; block_number: number }>(
         `select holder, max(block_number)::int8 as block_number from (
            select from_address as holder, block_number from token_transfers
@@ -171,18 +150,18 @@ export function startLivePublisher(o: LivePublisherOptions): LivePublisher {
     }
 
     if (txs.length) {
-      const address = await addressObjects(txs.flatMap(transactionAddresses));
+      // The explorer's list items (`/api/v2/transactions`), as Blockscout's socket renders them.
+      const views = await renderTransactions(deps, txs);
       const watchedSet = new Set(watched);
       const perAddress = new Map<string, unknown[]>();
-      for (const r of txs) {
-        const view = liveTransactionView(r, address, to);
-        for (const a of new Set(transactionAddresses(r))) {
+      txs.forEach((r, i) => {
+        for (const a of new Set(transactionAddresses([r]))) {
           if (!watchedSet.has(a)) continue;
           const list = perAddress.get(a) ?? [];
-          if (list.length < maxItems) list.push(view);
+          if (list.length < maxItems) list.push(views[i]);
           perAddress.set(a, list);
         }
-      }
+      });
       for (const [a, list] of perAddress)
         hub.broadcast(`addresses:${a}`, "transaction", { transactions: list });
     }
@@ -209,5 +188,3 @@ export function startLivePublisher(o: LivePublisherOptions): LivePublisher {
     },
   };
 }
-
-export type { AddressObject };
