@@ -1,7 +1,7 @@
 import type { Socket } from "phoenix";
 import { type Hex, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/http/app.js";
+import type { App } from "../src/http/app.js";
 import { coinBalanceExtension } from "../src/indexer/balances/extension.js";
 import type { Indexer } from "../src/indexer/runtime.js";
 import { type LiveUpdates, startLiveUpdates } from "../src/live/index.js";
@@ -10,7 +10,7 @@ import { rpc, waitForReceipt } from "./helpers/activity.js";
 import { startTestChain, type TestChain } from "./helpers/anvil.js";
 import { createTestDb, type TestDb } from "./helpers/db.js";
 import { createTestIndexer, indexToHead } from "./helpers/indexer.js";
-import { collect, join, phoenixSocket } from "./helpers/live.js";
+import { collect, join, phoenixSocket, serveSocket } from "./helpers/live.js";
 
 type NodeBlock = { number: Hex; hash: Hex; miner: Hex; gasUsed: Hex; transactions: Hex[] };
 
@@ -19,7 +19,7 @@ describe("live updates over the Phoenix socket (the frontend's client)", () => {
   let db: TestDb;
   let live: LiveUpdates;
   let indexer: Indexer;
-  let app: Awaited<ReturnType<typeof buildApp>>;
+  let app: App;
   let base: string;
   const sockets: Socket[] = [];
 
@@ -31,14 +31,7 @@ describe("live updates over the Phoenix socket (the frontend's client)", () => {
       extensions: [coinBalanceExtension(), live.extension()],
     });
     await indexToHead(indexer, db.db, chain.anvil.url);
-    app = await buildApp({
-      db: db.db,
-      config: { bodyLimit: 1 << 20 },
-      logger: false,
-      live: { hub: live.hub },
-    });
-    await app.listen({ port: 0, host: "127.0.0.1" });
-    base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    ({ app, base } = await serveSocket(db.db, live.hub));
   }, 60_000);
 
   afterAll(async () => {
