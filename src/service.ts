@@ -108,6 +108,7 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
       addressDeps: {
         verified: createVerifiedContractLookup(dbs.readDb),
         tags: loadPublicTags(config.publicTagsFile),
+        gateways: { ipfs: config.ipfsGatewayUrl, arweave: config.arweaveGatewayUrl },
       },
     });
     cleanups.push(() => live.stop());
@@ -131,7 +132,9 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
         reset: mode.reset ?? false,
         logger,
         metrics,
-        extraExtensions: [live.extension()],
+        // The head the indexer last saw: the socket's indexing status.
+        extraExtensions: [live.extension({ head: () => indexerPart?.indexer.progress.head ?? null })],
+        onTokenChange: (change) => void live.publishTokenChange(change),
       });
       cleanups.push(() => indexerPart!.stop());
     }
@@ -156,7 +159,13 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
     // Token properties and metadata: inside the indexer for `start`/`index` (woken after each commit), and on
     // `work`; claims in the tables let several processes share the work.
     if (role === "work") {
-      const tokens = startTokenWork({ config, db, rpc, logger });
+      const tokens = startTokenWork({
+        config,
+        db,
+        rpc,
+        logger,
+        onChange: (change) => void live.publishTokenChange(change),
+      });
       cleanups.push(() => tokens.stop());
     }
 

@@ -1,7 +1,7 @@
 import type { Socket } from "phoenix";
 import { type Hex, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/http/app.js";
+import type { App } from "../src/http/app.js";
 import { coinBalanceExtension } from "../src/indexer/balances/extension.js";
 import type { Indexer } from "../src/indexer/runtime.js";
 import { type LiveUpdates, startLiveUpdates } from "../src/live/index.js";
@@ -10,7 +10,7 @@ import { rpc, waitForReceipt } from "./helpers/activity.js";
 import { startTestChain, type TestChain } from "./helpers/anvil.js";
 import { createTestDb, type TestDb } from "./helpers/db.js";
 import { createTestIndexer, indexToHead } from "./helpers/indexer.js";
-import { collect, join, phoenixSocket } from "./helpers/live.js";
+import { collect, join, phoenixSocket, serveSocket } from "./helpers/live.js";
 
 type NodeBlock = { number: Hex; hash: Hex; miner: Hex; gasUsed: Hex; transactions: Hex[] };
 
@@ -19,7 +19,7 @@ describe("live updates over the Phoenix socket (the frontend's client)", () => {
   let db: TestDb;
   let live: LiveUpdates;
   let indexer: Indexer;
-  let app: Awaited<ReturnType<typeof buildApp>>;
+  let app: App;
   let base: string;
   const sockets: Socket[] = [];
 
@@ -31,14 +31,7 @@ describe("live updates over the Phoenix socket (the frontend's client)", () => {
       extensions: [coinBalanceExtension(), live.extension()],
     });
     await indexToHead(indexer, db.db, chain.anvil.url);
-    app = await buildApp({
-      db: db.db,
-      config: { bodyLimit: 1 << 20 },
-      logger: false,
-      live: { hub: live.hub },
-    });
-    await app.listen({ port: 0, host: "127.0.0.1" });
-    base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    ({ app, base } = await serveSocket(db.db, live.hub));
   }, 60_000);
 
   afterAll(async () => {
@@ -90,6 +83,9 @@ describe("live updates over the Phoenix socket (the frontend's client)", () => {
     });
     expect(got.block.miner.hash.toLowerCase()).toBe(node.miner.toLowerCase());
     expect(typeof got.average_block_time).toBe("string");
+    // The explorer's own Block, as Blockscout's socket renders it: the list form (`/blocks`, `/main-page/blocks`).
+    const listed = (await (await fetch(`${base}/api/v2/blocks`)).json()) as { items: { height: number }[] };
+    expect(got.block).toEqual(listed.items.find((b) => b.height === got.block.height));
     expect((await txCounts.next()).transaction).toBe(1);
 
     const mined = await mineAndIndex();
@@ -121,6 +117,11 @@ describe("live updates over the Phoenix socket (the frontend's client)", () => {
       block_number: Number(receipt.blockNumber),
     });
     expect(t.transactions[0].to.hash.toLowerCase()).toBe(watched);
+    // The explorer's own list item (`/api/v2/transactions`), as Blockscout's socket renders it.
+    const listed = (await (await fetch(`${base}/api/v2/transactions`)).json()) as {
+      items: { hash: string }[];
+    };
+    expect(t.transactions[0]).toEqual(listed.items.find((x) => x.hash === hash));
     const b = await balances.next();
     expect(b).toEqual({
       balance: nodeBalance.toString(),

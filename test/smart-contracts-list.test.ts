@@ -1,7 +1,7 @@
 import type { Socket } from "phoenix";
 import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rpc } from "./helpers/activity.js";
+import { rpc, waitForReceipt } from "./helpers/activity.js";
 import { collect, join, phoenixSocket } from "./helpers/live.js";
 import { build, deployData, versionFor } from "./helpers/verify-contracts.js";
 import { startVerifyFormEnv, type VerifyFormEnv } from "./helpers/verify-form.js";
@@ -114,6 +114,14 @@ describe("contracts: list, counters, the smart-contract object", () => {
     greeter = await env.deploy(deployData(g.Greeter!, ["hi"]));
     counter = await env.deploy(deployData(c.Counter!));
     unverified = await env.deploy(deployData(g.Greeter!, ["not verified"]));
+    // Two calls of increment(): the counter contract's transactions are its creation and these.
+    for (let i = 0; i < 2; i++) {
+      const from = env.chain.accounts[0]!.address;
+      const hash = await rpc<Hex>(env.chain.anvil.url, "eth_sendTransaction", [
+        { from, to: counter, data: "0xd09de08a" },
+      ]);
+      await waitForReceipt(env.chain.anvil.url, hash);
+    }
     await env.sync();
     await verifyFlattened(greeter, SOURCE, "Greeter", "mit");
     await verifyFlattened(counter, OTHER, "Counter", "apache_2_0");
@@ -138,6 +146,10 @@ describe("contracts: list, counters, the smart-contract object", () => {
       coin_balance: balance.toString(),
     });
     expect(all.body.items[0]).toMatchObject({ has_constructor_args: false, license_type: "apache_2_0" });
+    // transactions_count: the indexer's per-address counter (creation + calls), as /addresses/{h}/counters tells it.
+    const counters = await get(`/api/v2/addresses/${counter}/counters`);
+    expect(all.body.items[0].transactions_count).toBe(Number(counters.body.transactions_count));
+    expect(all.body.items[0].transactions_count).toBe(3);
     expect((await get("/api/v2/smart-contracts?filter=vyper")).body.items).toEqual([]);
     expect((await get("/api/v2/smart-contracts?filter=solidity")).body.items).toHaveLength(2);
     const q = await get("/api/v2/smart-contracts?q=greet");

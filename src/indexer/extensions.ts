@@ -1,5 +1,6 @@
 import type { Config } from "../config/config.js";
 import type { Db } from "../db/db.js";
+import type { TokenChange } from "../live/bus.js";
 import { tokenIndexerExtensions } from "../tokens/indexing/index.js";
 import type { Logger } from "../util/logger.js";
 import { automaticVerificationExtension } from "./auto-verify/extension.js";
@@ -11,7 +12,13 @@ import { internalTransactionsExtension } from "./internal-transactions/extension
 import { withdrawalsExtension } from "./withdrawals/extension.js";
 
 /** The indexer parts beyond the core tables, in the order they write. */
-export function defaultExtensions(_deps: { config: Config; db: Db; logger: Logger }): IndexerExtension[] {
+export function defaultExtensions(_deps: {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  /** Told what the token workers store that the socket reports. */
+  onTokenChange?: (change: TokenChange) => void;
+}): IndexerExtension[] {
   return [
     coinBalanceExtension(),
     ...tokenIndexerExtensions(_deps),

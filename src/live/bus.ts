@@ -6,12 +6,18 @@ export type VerificationResult =
   | { status: "error"; errors: Record<string, string[]> };
 
 /**
- * Facts that live updates are made from: a committed range of blocks (the publisher reads what it needs from the
- * database), a finished verification. Small, so they fit a PostgreSQL NOTIFY payload.
+ * Facts that live updates are made from: a committed range of blocks (with the chain head the indexer saw, for the
+ * indexing status), a finished verification, a token's refreshed total supply, token instances whose metadata was
+ * fetched (the publisher reads the documents from the database). Small, so they fit a PostgreSQL NOTIFY payload.
  */
 export type LiveEvent =
-  | { kind: "blocks"; from: number; to: number }
-  | { kind: "verification"; address: string; result: VerificationResult };
+  | { kind: "blocks"; from: number; to: number; head?: number }
+  | { kind: "verification"; address: string; result: VerificationResult }
+  | { kind: "total_supply"; token: string; totalSupply: string }
+  | { kind: "token_metadata"; token: string; ids: string[] };
+
+/** What the token workers report: the events they can feed. */
+export type TokenChange = Extract<LiveEvent, { kind: "total_supply" | "token_metadata" }>;
 
 export type LiveListener = (event: LiveEvent) => void;
 

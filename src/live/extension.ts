@@ -3,11 +3,15 @@ import type { IndexerExtension } from "../indexer/extension.js";
 import { LIVE_CHANNEL, type LiveBus, type LiveEvent, type RelayedEvent } from "./bus.js";
 
 /**
- * Tells the sockets about every committed batch: the range goes to the in-process bus after the commit and, on
+ * Tells the sockets about every committed batch: the range (and the chain head the indexer saw, when `head` tells
+ * it) goes to the in-process bus after the commit and, on
  * PostgreSQL, also as a NOTIFY sent inside the batch transaction (so other processes hear of it exactly when it
  * commits, and never of a batch that rolled back). Writes no rows.
  */
-export function liveUpdatesExtension(bus: LiveBus, o: { notify: boolean }): IndexerExtension {
+export function liveUpdatesExtension(
+  bus: LiveBus,
+  o: { notify: boolean; head?: () => number | null },
+): IndexerExtension {
   let pending: Extract<LiveEvent, { kind: "blocks" }> | null = null;
   return {
     name: "live-updates",
@@ -15,7 +19,13 @@ export function liveUpdatesExtension(bus: LiveBus, o: { notify: boolean }): Inde
       const first = batch[0];
       const last = batch[batch.length - 1];
       if (!first || !last) return;
-      pending = { kind: "blocks", from: Number(first.block.number), to: Number(last.block.number) };
+      const head = o.head?.() ?? null;
+      pending = {
+        kind: "blocks",
+        from: Number(first.block.number),
+        to: Number(last.block.number),
+        ...(head !== null ? { head } : {}),
+      };
       if (o.notify) await notifyLive(tx, bus, pending);
     },
     async revert() {

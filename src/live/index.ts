@@ -1,24 +1,29 @@
 import type { Db } from "../db/db.js";
-import type { AddressDeps } from "../explorer/address/query.js";
+import type { ExplorerDb } from "../explorer/token-transfer/service.js";
 import type { IndexerExtension } from "../indexer/extension.js";
 import type { Logger } from "../util/logger.js";
-import { LiveBus, type VerificationResult } from "./bus.js";
+import { LiveBus, type LiveEvent, type TokenChange, type VerificationResult } from "./bus.js";
 import { liveUpdatesExtension, notifyLive } from "./extension.js";
 import { LiveHub } from "./hub.js";
 import { startPgRelay } from "./pg-relay.js";
 import { type LivePublisher, startLivePublisher } from "./publisher.js";
 
-export type { VerificationResult } from "./bus.js";
+export type { TokenChange, VerificationResult } from "./bus.js";
 export { LiveBus } from "./bus.js";
 export { LiveHub } from "./hub.js";
 
 export type LiveUpdates = {
   bus: LiveBus;
   hub: LiveHub;
-  /** The indexer extension that reports committed batches (in-process, and by NOTIFY on PostgreSQL). */
-  extension(): IndexerExtension;
+  /**
+   * The indexer extension that reports committed batches (in-process, and by NOTIFY on PostgreSQL); `head` tells
+   * the chain head the indexer last saw (the indexing status).
+   */
+  extension(o?: { head?: () => number | null }): IndexerExtension;
   /** Reports a finished verification on `addresses:{hash}` (here and, on PostgreSQL, in other processes). */
   publishVerification(address: string, result: VerificationResult): Promise<void>;
+  /** Reports what a token worker changed (total supply, fetched metadata), here and in other processes. */
+  publishTokenChange(change: TokenChange): Promise<void>;
   /** Resolves once events of other processes are heard (PostgreSQL LISTEN active; at once without a relay). */
   ready(): Promise<void>;
   /** Resolves when the publisher has nothing in flight (tests, benchmarks). */
@@ -34,7 +39,8 @@ export function startLiveUpdates(o: {
   db: Db;
   databaseUrl?: string | undefined;
   logger: Logger;
-  addressDeps?: AddressDeps;
+  /** Verified names, tags and media gateways of the explorer objects the socket sends. */
+  addressDeps?: Omit<ExplorerDb, "db">;
   serve: boolean;
 }): LiveUpdates {
   const bus = new LiveBus();
@@ -49,16 +55,18 @@ export function startLiveUpdates(o: {
         ...(o.addressDeps ? { addressDeps: o.addressDeps } : {}),
       })
     : null;
+  const publish = async (event: LiveEvent) => {
+    bus.emit(event);
+    if (postgres) await notifyLive(o.db, bus, event).catch(() => {});
+  };
   const relay = o.serve && postgres && o.databaseUrl ? startPgRelay(o.databaseUrl, bus, o.logger) : null;
   return {
     bus,
     hub,
-    extension: () => liveUpdatesExtension(bus, { notify: postgres }),
-    async publishVerification(address, result) {
-      const event = { kind: "verification" as const, address: address.toLowerCase(), result };
-      bus.emit(event);
-      if (postgres) await notifyLive(o.db, bus, event).catch(() => {});
-    },
+    extension: (x) => liveUpdatesExtension(bus, { notify: postgres, ...(x?.head ? { head: x.head } : {}) }),
+    publishVerification: (address, result) =>
+      publish({ kind: "verification", address: address.toLowerCase(), result }),
+    publishTokenChange: (change) => publish(change),
     ready: async () => relay?.ready,
     idle: async () => publisher?.idle(),
     async stop() {

@@ -1,39 +1,46 @@
-import type { Address } from "viem";
-import { fromBytea, toBytea } from "../db/bytes.js";
 import type { Queryable } from "../db/db.js";
-import { type AddressDeps, loadAddressObjects } from "../explorer/address/query.js";
-import type { AddressObject } from "../explorer/address/view.js";
-import { coinBalanceItem } from "../explorer/coin-balance/view.js";
+import { blocksPage } from "../explorer/block/query.js";
+import { renderBlocks } from "../explorer/block/service.js";
+import { indexedRange } from "../explorer/stats/query.js";
+import type { ExplorerDb } from "../explorer/token-transfer/service.js";
+import { averageBlockTimeMs } from "../explorer/transaction/query.js";
 import type { Logger } from "../util/logger.js";
-import { LIVE_BLOCKS_SQL, type LiveBlockRow, liveBlockView } from "./block-view.js";
+import { publishAddressEvents } from "./address-events.js";
 import type { LiveBus, LiveEvent } from "./bus.js";
 import type { LiveHub } from "./hub.js";
-import {
-  LIVE_TRANSACTION_COLUMNS,
-  type LiveTransactionRow,
-  liveTransactionView,
-  transactionAddresses,
-} from "./transaction-view.js";
+import { publishTokenChange, publishTokenTransferCounts } from "./token-events.js";
 
 export type LivePublisherOptions = {
   db: Queryable;
   bus: LiveBus;
   hub: LiveHub;
-  /** Verified names and tags of the address objects inside blocks and transactions. */
-  addressDeps?: AddressDeps;
+  /** Verified names, tags and media gateways of the explorer objects inside the events. */
+  addressDeps?: Omit<ExplorerDb, "db">;
   logger?: Logger;
   /** `new_block` goes out for at most this many newest blocks of a committed range (catch-up ranges are large). */
   maxBlocksPerRange?: number;
-  /** At most this many transactions per address and range (the frontend keeps 75 on a page). */
+  /** At most this many transactions (and token transfers) per address and range (the frontend keeps 75 on a page). */
   maxItemsPerAddress?: number;
 };
 
 export type LivePublisher = {
-  stop(): void /** Resolves when no range is being published (tests, benchmarks). */;
+  stop(): void;
+  /** Resolves when nothing is being published (tests, benchmarks). */
   idle(): Promise<void>;
 };
 
 const ADDRESS = /^0x[0-9a-f]{40}$/;
+
+/**
+ * Blockscout's indexed ratio as its `index_status` carries it: indexed blocks over the blocks from the start block
+ * to the chain head, two decimals rounded down, 1 from 0.99 on; `finished` once it is 1.
+ */
+export function indexStatus(start: number, last: number, head: number): { ratio: string; finished: boolean } {
+  const total = head - start + 1;
+  const ratio = total <= 0 ? 1 : Math.max(0, last - start + 1) / total;
+  const finished = ratio >= 0.99;
+  return { ratio: finished ? "1.00" : (Math.floor(ratio * 100) / 100).toFixed(2), finished };
+}
 
 /**
  * Turns bus events into socket events. A committed range is read from the database once, whatever the number of
@@ -44,71 +51,87 @@ export function startLivePublisher(o: LivePublisherOptions): LivePublisher {
   const maxBlocks = o.maxBlocksPerRange ?? 5;
   const maxItems = o.maxItemsPerAddress ?? 75;
   const { db, hub } = o;
-  let queued: { from: number; to: number } | null = null;
+  const deps: ExplorerDb = { db, ...(o.addressDeps ?? {}) };
+  let queued: { from: number; to: number; head?: number } | null = null;
   let running: Promise<void> | null = null;
+  const side = new Set<Promise<void>>();
+
+  const warn = (err: unknown, what: Record<string, unknown>) =>
+    o.logger?.warn({ err, ...what }, "Publishing live updates failed");
 
   const onEvent = (ev: LiveEvent) => {
-    if (ev.kind === "verification") {
-      hub.broadcast(`addresses:${ev.address.toLowerCase()}`, "verification_result", ev.result);
-      return;
+    switch (ev.kind) {
+      case "verification":
+        hub.broadcast(`addresses:${ev.address.toLowerCase()}`, "verification_result", ev.result);
+        return;
+      case "total_supply":
+      case "token_metadata": {
+        const p = publishTokenChange(db, hub, ev)
+          .catch((err: unknown) => warn(err, { token: ev.token }))
+          .finally(() => side.delete(p));
+        side.add(p);
+        return;
+      }
+      case "blocks": {
+        const head = Math.max(queued?.head ?? -1, ev.head ?? -1);
+        queued = {
+          from: Math.min(queued?.from ?? ev.from, ev.from),
+          to: Math.max(queued?.to ?? ev.to, ev.to),
+          ...(head >= 0 ? { head } : {}),
+        };
+        if (!running) running = drain();
+      }
     }
-    queued = queued ? { from: Math.min(queued.from, ev.from), to: Math.max(queued.to, ev.to) } : ev;
-    if (!running) running = drain();
   };
 
   async function drain(): Promise<void> {
     while (queued) {
       const r = queued;
       queued = null;
-      await publishRange(r.from, r.to).catch((err: unknown) =>
-        o.logger?.warn({ err, from: r.from, to: r.to }, "Publishing live updates failed"),
-      );
+      await publishRange(r.from, r.to, r.head).catch((err: unknown) => warn(err, { from: r.from, to: r.to }));
     }
     running = null;
   }
 
-  const addressObjects = async (addresses: Address[]) => {
-    const objects = await loadAddressObjects(db, addresses, o.addressDeps ?? {});
-    return (a: Address) => objects.get(a.toLowerCase() as Address)!;
-  };
-
-  async function publishRange(from: number, to: number): Promise<void> {
+  async function publishRange(from: number, to: number, head: number | undefined): Promise<void> {
     const miners = hub.subjects("blocks").filter((s) => ADDRESS.test(s));
     const jobs: Promise<void>[] = [];
     if (hub.has("blocks:new_block") || miners.length)
       jobs.push(publishBlocks(Math.max(from, to - maxBlocks + 1), to));
     if (hub.has("transactions:new_transaction")) jobs.push(publishTransactionCount(from, to));
+    if (
+      head !== undefined &&
+      (hub.has("blocks:indexing") || hub.has("blocks:indexing_internal_transactions"))
+    )
+      jobs.push(publishIndexStatus(head));
     const watched = hub.subjects("addresses").filter((s) => ADDRESS.test(s));
-    if (watched.length) jobs.push(publishAddresses(watched, from, to));
+    if (watched.length) jobs.push(publishAddressEvents(deps, hub, watched, from, to, maxItems));
     const tokens = hub.subjects("tokens").filter((s) => ADDRESS.test(s));
-    if (tokens.length) jobs.push(publishTokens(tokens, from, to));
+    if (tokens.length) jobs.push(publishTokenTransferCounts(db, hub, tokens, from, to));
     await Promise.all(jobs);
   }
 
+  /**
+   * `new_block` with the block as Blockscout's socket renders it: the list form of the explorer's Block (what
+   * `/api/v2/blocks` and `/main-page/blocks` return for it), oldest first.
+   */
   async function publishBlocks(from: number, to: number) {
-    const [rows, [avg]] = await Promise.all([
-      db.query<LiveBlockRow>(LIVE_BLOCKS_SQL, [from, to]),
-      db.query<{ span_ms: string | null; n: number }>(
-        `select (extract(epoch from max(timestamp) - min(timestamp)) * 1000)::text as span_ms, count(*)::int4 as n
-         from blocks where number between $1 and $2`,
-        [Math.max(0, to - 100), to],
-      ),
-    ]);
+    const rows = (await blocksPage(db, to + 1, to - from + 1)).reverse();
     if (!rows.length) return;
-    const miner = await addressObjects(rows.map((r) => fromBytea(r.miner) as Address));
-    // Blockscout's average_block_time: milliseconds as a string.
-    const average =
-      avg && avg.n > 1 && avg.span_ms !== null ? String(Math.round(Number(avg.span_ms) / (avg.n - 1))) : "0";
-    for (const r of rows) {
-      const payload = {
-        average_block_time: average,
-        block: liveBlockView(r, miner(fromBytea(r.miner) as Address)),
-      };
+    const [blocks, average] = await Promise.all([renderBlocks(deps, rows), averageBlockTimeMs(db)]);
+    for (const block of blocks) {
+      // Blockscout's average_block_time: milliseconds as a string.
+      const payload = { average_block_time: String(average), block };
       hub.broadcast("blocks:new_block", "new_block", payload);
-      hub.broadcast(`blocks:${fromBytea(r.miner)}`, "new_block", payload);
+      hub.broadcast(`blocks:${block.miner.hash.toLowerCase()}`, "new_block", payload);
     }
   }
 
+  /**
+   * `transactions:new_transaction` `{transaction: n}`: the validated transactions of the range, only when there
+   * are some. Lookout indexes no mempool, so `transactions:new_pending_transaction` never fires, as Blockscout's
+   * does not while nothing is pending.
+   */
   async function publishTransactionCount(from: number, to: number) {
     const [row] = await db.query<{ n: number }>(
       "select coalesce(sum(transaction_count), 0)::int8 as n from blocks where number between $1 and $2",
@@ -118,96 +141,23 @@ export function startLivePublisher(o: LivePublisherOptions): LivePublisher {
       hub.broadcast("transactions:new_transaction", "transaction", { transaction: row.n });
   }
 
-  async function publishAddresses(watched: string[], from: number, to: number) {
-    const param = watched.map(toBytea);
-    const [balances, txs, transfers] = await Promise.all([
-      db.query<{
-        address: Uint8Array;
-        block_number: number;
-        value: string;
-        delta: string;
-        transaction_hash: Uint8Array | null;
-        block_timestamp: Date;
-      }>(
-        `select address, block_number, value, delta, transaction_hash, block_timestamp from coin_balance_changes
-         where address = any($1::bytea[]) and block_number between $2 and $3 order by address, block_number`,
-        [param, from, to],
-      ),
-      db.query<LiveTransactionRow>(
-        `select ${LIVE_TRANSACTION_COLUMNS} from transactions t join blocks b on b.number = t.block_number
-         where t.block_number between $2 and $3
-           and (t.from_address = any($1::bytea[]) or t.to_address = any($1::bytea[]) or t.contract_address = any($1::bytea[]))
-         order by t.block_number desc, t.index desc limit $4`,
-        [param, from, to, maxItems * watched.length],
-      ),
-      db.query<{ holder: Uint8Array; block_number: number }>(
-        `select holder, max(block_number)::int8 as block_number from (
-           select from_address as holder, block_number from token_transfers
-             where from_address = any($1::bytea[]) and block_number between $2 and $3
-           union all
-           select to_address, block_number from token_transfers
-             where to_address = any($1::bytea[]) and block_number between $2 and $3) x group by holder`,
-        [param, from, to],
-      ),
-    ]);
-
-    const last = new Map<string, (typeof balances)[number]>();
-    for (const b of balances) {
-      const topic = `addresses:${fromBytea(b.address)}`;
-      hub.broadcast(topic, "coin_balance", { coin_balance: coinBalanceItem(b) });
-      last.set(topic, b);
-    }
-    for (const [topic, b] of last) {
-      hub.broadcast(topic, "balance", {
-        balance: b.value,
-        block_number: b.block_number,
-        exchange_rate: null,
-      });
-      hub.broadcast(topic, "current_coin_balance", {
-        coin_balance: b.value,
-        block_number: b.block_number,
-        exchange_rate: null,
-      });
-    }
-
-    if (txs.length) {
-      const address = await addressObjects(txs.flatMap(transactionAddresses));
-      const watchedSet = new Set(watched);
-      const perAddress = new Map<string, unknown[]>();
-      for (const r of txs) {
-        const view = liveTransactionView(r, address, to);
-        for (const a of new Set(transactionAddresses(r))) {
-          if (!watchedSet.has(a)) continue;
-          const list = perAddress.get(a) ?? [];
-          if (list.length < maxItems) list.push(view);
-          perAddress.set(a, list);
-        }
-      }
-      for (const [a, list] of perAddress)
-        hub.broadcast(`addresses:${a}`, "transaction", { transactions: list });
-    }
-
-    for (const t of transfers)
-      hub.broadcast(`addresses:${fromBytea(t.holder)}`, "token_balance", { block_number: t.block_number });
-  }
-
-  async function publishTokens(tokens: string[], from: number, to: number) {
-    const rows = await db.query<{ token_address: Uint8Array; n: number }>(
-      `select token_address, count(*)::int8 as n from token_transfers
-       where token_address = any($1::bytea[]) and block_number between $2 and $3 group by token_address`,
-      [tokens.map(toBytea), from, to],
-    );
-    for (const r of rows)
-      hub.broadcast(`tokens:${fromBytea(r.token_address)}`, "token_transfer", { token_transfer: r.n });
+  /**
+   * `index_status` on `blocks:indexing` (the header's indexing banner) and, as Lookout stores call frames with
+   * their blocks, the same on `blocks:indexing_internal_transactions`.
+   */
+  async function publishIndexStatus(head: number) {
+    const range = await indexedRange(db);
+    if (!range || range.last === null) return;
+    const status = indexStatus(range.start, range.last, head);
+    hub.broadcast("blocks:indexing", "index_status", status);
+    hub.broadcast("blocks:indexing_internal_transactions", "index_status", status);
   }
 
   const off = o.bus.on(onEvent);
   return {
     stop: off,
     async idle() {
-      while (running) await running;
+      while (running || side.size) await Promise.all([running, ...side]);
     },
   };
 }
-
-export type { AddressObject };

@@ -9,6 +9,7 @@ import { defaultExtensions } from "../indexer/extensions.js";
 import { advisoryLockLease, type IndexerLease, singleProcessLease } from "../indexer/lease.js";
 import { reportProgress } from "../indexer/progress.js";
 import { FatalIndexerError, Indexer } from "../indexer/runtime.js";
+import type { TokenChange } from "../live/bus.js";
 import type { Metrics } from "../metrics/registry.js";
 import type { Logger } from "../util/logger.js";
 import { INDEXER_STOP_WAIT_MS, within } from "../util/shutdown.js";
@@ -44,6 +45,8 @@ export async function startIndexer(o: {
   metrics: Metrics;
   /** Parts beyond the default extensions (live updates), written after them. */
   extraExtensions?: IndexerExtension[];
+  /** Told what the token workers store that the socket reports. */
+  onTokenChange?: (change: TokenChange) => void;
 }): Promise<IndexerPart> {
   const { config, db, rpc, logger } = o;
   await withRetry(() => rpc.request("eth_chainId", []), { attempts: 3 }).catch((cause) => {
@@ -62,7 +65,15 @@ export async function startIndexer(o: {
     rpc,
     caps,
     logger: log,
-    extensions: [...defaultExtensions({ config, db, logger }), ...(o.extraExtensions ?? [])],
+    extensions: [
+      ...defaultExtensions({
+        config,
+        db,
+        logger,
+        ...(o.onTokenChange ? { onTokenChange: o.onTokenChange } : {}),
+      }),
+      ...(o.extraExtensions ?? []),
+    ],
     onBatch: (n, ms) => o.metrics.batchWritten(n, ms),
     options: {
       startBlock: config.startBlock,

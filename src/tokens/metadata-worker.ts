@@ -24,6 +24,8 @@ export type MetadataFetchOptions = {
   concurrency?: number;
   timeoutMs?: number;
   maxBytes?: number;
+  /** Told the instances of one token whose metadata a round stored (the socket's `fetched_token_instance_metadata`). */
+  onFetched?: (token: Address, ids: string[]) => void;
 };
 
 /** tokenURI(id) for ERC-721/ERC-404, uri(id) for ERC-1155, at the latest block. A revert is a permanent failure. */
@@ -82,14 +84,21 @@ export async function fetchDueMetadata(
     [o.batch ?? 20, CLAIM_MS],
   );
   const queue = [...due];
+  const fetched = new Map<Address, string[]>();
   const worker = async () => {
-    for (let r = queue.shift(); r; r = queue.shift()) await fetchOne(db, rpc, r, o);
+    for (let r = queue.shift(); r; r = queue.shift())
+      if (await fetchOne(db, rpc, r, o)) {
+        const token = fromBytea(r.token_address) as Address;
+        fetched.set(token, [...(fetched.get(token) ?? []), r.token_id]);
+      }
   };
   await Promise.all(Array.from({ length: Math.min(o.concurrency ?? 4, queue.length) }, worker));
+  if (o.onFetched) for (const [token, ids] of fetched) o.onFetched(token, ids);
   return due.length;
 }
 
-async function fetchOne(db: Queryable, rpc: Rpc, r: DueRow, o: MetadataFetchOptions): Promise<void> {
+/** Fetches one instance's metadata and stores it or the failure; true when metadata was stored. */
+async function fetchOne(db: Queryable, rpc: Rpc, r: DueRow, o: MetadataFetchOptions): Promise<boolean> {
   const token = fromBytea(r.token_address);
   const id = BigInt(r.token_id);
   const uri = await readTokenUri(rpc, token, r.token_type, id);
@@ -113,7 +122,7 @@ async function fetchOne(db: Queryable, rpc: Rpc, r: DueRow, o: MetadataFetchOpti
        where token_address = $1 and token_id = $2`,
       [...key, JSON.stringify(result.metadata).replaceAll("\\u0000", ""), tokenUri],
     );
-    return;
+    return true;
   }
   const state: RetryState = {
     attempts: r.fetch_attempts,
@@ -128,4 +137,5 @@ async function fetchOne(db: Queryable, rpc: Rpc, r: DueRow, o: MetadataFetchOpti
      where token_address = $1 and token_id = $2`,
     [...key, tokenUri, next.attempts, next.retryAt, next.gaveUp, result.reason, result.message],
   );
+  return false;
 }

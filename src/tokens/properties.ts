@@ -42,9 +42,14 @@ export async function fetchTokenProperties(
 
 /**
  * Fetches properties of tokens never fetched, and total supply of tokens whose supply went stale (a mint or burn).
- * Returns how many tokens it handled.
+ * Returns how many tokens it handled; `onSupply` hears each total supply stored (the socket's `total_supply`).
  */
-export async function refreshTokenProperties(db: Queryable, rpc: Rpc, limit = 50): Promise<number> {
+export async function refreshTokenProperties(
+  db: Queryable,
+  rpc: Rpc,
+  limit = 50,
+  onSupply?: (token: Address, totalSupply: string) => void,
+): Promise<number> {
   // Claimed for a minute so workers of several processes do not call the same token at once; a worker that
   // dies leaves the claim to run out.
   const due = await db.query<{ address: Uint8Array; type: string; fetched: boolean }>(
@@ -66,6 +71,7 @@ export async function refreshTokenProperties(db: Queryable, rpc: Rpc, limit = 50
           "update tokens set total_supply = $2, supply_stale = false, properties_claimed_until = null where address = $1",
           [toBytea(address), supply],
         );
+        if (supply !== null) onSupply?.(address, supply);
         return;
       }
       const p = await fetchTokenProperties(rpc, address, t.type);
@@ -75,6 +81,7 @@ export async function refreshTokenProperties(db: Queryable, rpc: Rpc, limit = 50
          where address = $1`,
         [toBytea(address), p.name, p.symbol, p.decimals, p.totalSupply, p.erc165],
       );
+      if (p.totalSupply !== null) onSupply?.(address, p.totalSupply);
     }),
   );
   return due.length;

@@ -2,6 +2,7 @@ import type { Rpc } from "../chain/rpc.js";
 import { sleep } from "../chain/rpc.js";
 import type { Config } from "../config/config.js";
 import type { Db } from "../db/db.js";
+import type { TokenChange } from "../live/bus.js";
 import type { Logger } from "../util/logger.js";
 import { parseAllowedHosts } from "./metadata/index.js";
 import { fetchDueMetadata, type MetadataFetchOptions } from "./metadata-worker.js";
@@ -29,12 +30,30 @@ export function startTokenWorkers(o: {
   config: Pick<Config, "ipfsGatewayUrl" | "arweaveGatewayUrl" | "metadataAllowedHosts">;
   logger: Logger;
   pollMs?: number;
+  /** Told what the workers stored that the socket reports (total supplies, fetched metadata). */
+  onChange?: (change: TokenChange) => void;
 }): TokenWorkers {
   const controller = new AbortController();
   const signal = controller.signal;
   // One controller per sleeping loop: wake() cuts every sleep short.
   const sleepers = new Set<AbortController>();
-  const options = metadataOptionsFromConfig(o.config);
+  const onChange = o.onChange;
+  // A NOTIFY payload stays well under PostgreSQL's 8,000 bytes with 50 ids of up to 78 digits.
+  const ID_CHUNK = 50;
+  const options: MetadataFetchOptions = {
+    ...metadataOptionsFromConfig(o.config),
+    ...(onChange
+      ? {
+          onFetched: (token: string, ids: string[]) => {
+            for (let i = 0; i < ids.length; i += ID_CHUNK)
+              onChange({ kind: "token_metadata", token, ids: ids.slice(i, i + ID_CHUNK) });
+          },
+        }
+      : {}),
+  };
+  const onSupply = onChange
+    ? (token: string, totalSupply: string) => onChange({ kind: "total_supply", token, totalSupply })
+    : undefined;
   const loop = async (name: string, round: () => Promise<number>) => {
     while (!signal.aborted) {
       let handled = 0;
@@ -53,7 +72,7 @@ export function startTokenWorkers(o: {
     }
   };
   const running = Promise.all([
-    loop("properties", () => refreshTokenProperties(o.db, o.rpc)),
+    loop("properties", () => refreshTokenProperties(o.db, o.rpc, 50, onSupply)),
     loop("metadata", () => fetchDueMetadata(o.db, o.rpc, options)),
   ]);
   return {

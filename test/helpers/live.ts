@@ -1,5 +1,8 @@
 import { type Channel, Socket } from "phoenix";
 import WebSocket from "ws";
+import type { Db } from "../../src/db/db.js";
+import { type App, buildApp } from "../../src/http/app.js";
+import type { LiveHub } from "../../src/live/hub.js";
 
 /** The frontend's own socket client (`phoenix`) in Node, over `ws`. */
 export function phoenixSocket(baseUrl: string): Socket {
@@ -57,4 +60,11 @@ export function collect<T = any>(channel: Channel, event: string) {
       });
     },
   };
+}
+
+/** The API with the socket on `hub`, listening on a free port; its base URL. */
+export async function serveSocket(db: Db, hub: LiveHub): Promise<{ app: App; base: string }> {
+  const app = await buildApp({ db, config: { bodyLimit: 1 << 20 }, logger: false, live: { hub } });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  return { app, base: `http://127.0.0.1:${(app.server.address() as { port: number }).port}` };
 }

@@ -5,6 +5,7 @@ import type { Db } from "../../src/db/db.js";
 import type { VerifierHttpDeps } from "../../src/http/api-v1/plugin.js";
 import { type App, buildApp } from "../../src/http/app.js";
 import { automaticVerificationExtension } from "../../src/indexer/auto-verify/extension.js";
+import { countersExtension } from "../../src/indexer/counters/extension.js";
 import type { Indexer } from "../../src/indexer/runtime.js";
 import { packagePath } from "../../src/util/package-root.js";
 import type { VerifierChain } from "../../src/verifier/chain-clients.js";
@@ -95,7 +96,8 @@ export async function startVerifierEnv(
   const other = o.secondChain ? await startTestChain({ chainId: 31338 }) : null;
   const db = await createTestDb();
   const indexer = await createTestIndexer(db.db, chain.anvil.url, {
-    extensions: [automaticVerificationExtension()],
+    // The per-address counters too: the contracts list shows each contract's transactions count.
+    extensions: [automaticVerificationExtension(), countersExtension()],
   });
   const compilers = o.compilers ?? (await offlineVerifierCompilers());
   const others: ChainConfig[] = other

@@ -21,17 +21,19 @@ type Row = {
   optimizer_enabled: boolean | null;
   license_type: string | null;
   coin_balance: string | null;
+  transactions_count: number | null;
 };
 
 /**
  * One page of the indexed chain's verified contracts, newest verification first (keyset on the row id, Blockscout's
  * `smart_contract_id`): a backward scan of (chain_id, id), filtered by language and by `q` (contract name part, or
- * the address) as it goes, stopping at 51 rows.
+ * the address) as it goes, stopping at 51 rows. Balance and transactions count are one index probe per row.
  */
 export const CONTRACTS_PAGE_SQL = `select v.id, v.address, v.constructor_arguments, v.verified_at, c.language, c.compiler_version,
     (c.compiler_settings #>> '{optimizer,enabled}')::boolean as optimizer_enabled, l.license_type,
     (select value::text from coin_balance_changes b where b.address = v.address
-      order by b.block_number desc limit 1) as coin_balance
+      order by b.block_number desc limit 1) as coin_balance,
+    (select n.transactions_count from address_counters n where n.address = v.address) as transactions_count
   from verified_contracts v
   join verified_compilations c on c.id = v.compilation_id
   left join contract_licenses l on l.chain_id = v.chain_id and l.address = v.address
@@ -74,7 +76,8 @@ export async function contractsPage(
     language: r.language.toLowerCase(),
     has_constructor_args: r.constructor_arguments !== null && r.constructor_arguments.length > 0,
     optimization_enabled: r.optimizer_enabled ?? r.language === "Vyper",
-    transactions_count: null,
+    // Blockscout's Address.transactions_count: the counter the indexer keeps (a primary-key read), null if none.
+    transactions_count: r.transactions_count === null ? null : Number(r.transactions_count),
     verified_at: r.verified_at.toISOString(),
     market_cap: null,
     license_type: r.license_type,

@@ -55,3 +55,25 @@ export async function tokenBalancesCountUpTo(db: Queryable, holder: Address, cap
   );
   return Math.min(cap, row?.n ?? 0);
 }
+
+/**
+ * The tokens whose balances of `holders` changed in blocks `from..to` (they sent or received them), with the last
+ * block that changed them: one range of each per-role transfers index per holder.
+ */
+export function rangeChangedTokens(
+  db: Queryable,
+  holders: readonly Address[],
+  from: number,
+  to: number,
+): Promise<Array<{ holder: Uint8Array; token_address: Uint8Array; block_number: number }>> {
+  return db.query(
+    `select holder, token_address, max(block_number)::int8 as block_number from (
+       select from_address as holder, token_address, block_number from token_transfers
+         where from_address = any($1::bytea[]) and block_number between $2 and $3
+       union all
+       select to_address, token_address, block_number from token_transfers
+         where to_address = any($1::bytea[]) and block_number between $2 and $3) x
+     group by holder, token_address`,
+    [holders.map(toBytea), from, to],
+  );
+}

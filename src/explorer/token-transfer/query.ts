@@ -133,3 +133,22 @@ export function transfersPage(
     params,
   );
 }
+
+/**
+ * The transfers of blocks `from..to` from or to one of `addresses`, newest first (the socket's per-address
+ * `token_transfer` events): the block range bounds the scan, whatever the number of addresses.
+ */
+export function rangeAddressTransfers(
+  db: Queryable,
+  addresses: readonly Address[],
+  from: number,
+  to: number,
+  limit: number,
+): Promise<TokenTransferRow[]> {
+  return db.query<TokenTransferRow>(
+    `${SELECT} where tt.block_number between $2 and $3
+       and (tt.from_address = any($1::bytea[]) or tt.to_address = any($1::bytea[]))
+     order by tt.block_number desc, tt.log_index desc, tt.batch_index desc limit $4`,
+    [addresses.map(toBytea), from, to, limit],
+  );
+}

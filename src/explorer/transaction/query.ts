@@ -137,6 +137,27 @@ export async function addressTransactionsPage(
   );
 }
 
+/**
+ * The transactions of blocks `from..to` that are from, to, or create one of `addresses`, newest first (the
+ * socket's per-address `transaction` events): the range bounds the scan, whatever the number of addresses.
+ */
+export async function rangeAddressTransactions(
+  db: Queryable,
+  addresses: readonly Address[],
+  from: number,
+  to: number,
+  limit: number,
+) {
+  return db.query<TransactionRow>(
+    `select ${COLUMNS} from (select * from transactions t where t.block_number between $2 and $3
+       and (t.from_address = any($1::bytea[]) or t.to_address = any($1::bytea[])
+         or t.contract_address = any($1::bytea[]))
+       order by t.block_number desc, t.index desc limit $4) t ${FROM}
+     order by t.block_number desc, t.index desc`,
+    [addresses.map(toBytea), from, to, limit],
+  );
+}
+
 /** The number of the newest indexed block (confirmations are counted from it). */
 export async function headBlockNumber(db: Queryable): Promise<number | null> {
   const rows = await db.query<{ n: number | null }>("select max(number) as n from blocks");

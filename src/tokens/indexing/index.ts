@@ -3,6 +3,7 @@ import type { Config } from "../../config/config.js";
 import type { Db } from "../../db/db.js";
 import type { IndexerExtension } from "../../indexer/extension.js";
 import { createProxiesExtension } from "../../indexer/proxies/extension.js";
+import type { TokenChange } from "../../live/bus.js";
 import type { Logger } from "../../util/logger.js";
 import { createTokenCallsRpc } from "../rpc.js";
 import { startTokenWorkers } from "../workers.js";
@@ -12,7 +13,12 @@ import { createTokensExtension } from "./extension.js";
  * The token parts of the indexer (transfers and holdings, proxy implementations) and, once the indexer hands over
  * its node, the background fetchers of token properties and metadata, woken after every commit.
  */
-export function tokenIndexerExtensions(deps: { config: Config; db: Db; logger: Logger }): IndexerExtension[] {
+export function tokenIndexerExtensions(deps: {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  onTokenChange?: (change: TokenChange) => void;
+}): IndexerExtension[] {
   let workers: ReturnType<typeof startTokenWorkers> | undefined;
   const logger = deps.logger.child({ part: "tokens" });
   const tokens = createTokensExtension({
@@ -24,6 +30,7 @@ export function tokenIndexerExtensions(deps: { config: Config; db: Db; logger: L
         rpc: createTokenCallsRpc(rpc.url, { timeoutMs: deps.config.rpcTimeoutMs }),
         config: deps.config,
         logger,
+        ...(deps.onTokenChange ? { onChange: deps.onTokenChange } : {}),
       });
     },
     onCommit: () => workers?.wake(),
