@@ -83,9 +83,63 @@ export function addressFactsSubquery(param: string): string {
       or exists (select 1 from address_proxies where address = ${param})
       or exists (select 1 from tokens where address = ${param})) as o_is_contract,
     (select name from tokens where address = ${param}) as o_token_name,
-    p.proxy_type as o_proxy_type, p.implementation as o_implementation
+    o_proxy.proxy_type as o_proxy_type, o_proxy.implementation as o_implementation
     from (select 1) one left join lateral (select proxy_type, implementation from address_proxies
-      where address = ${param} order by block_number desc limit 1) p on true)`;
+      where address = ${param} order by block_number desc limit 1) o_proxy on true)`;
+}
+
+/**
+ * The table facts of the address in `column` (of each row of a page statement), left-joined as `<alias>`:
+ * `join` goes after the statement's FROM items, `columns` into its select list as `<alias>_is_contract`,
+ * `<alias>_token_name`, `<alias>_proxy_type`, `<alias>_implementation`; factColumns reads them back. A page then
+ * brings its address objects' facts in its own round trip.
+ */
+export function addressFactsJoin(alias: string, column: string): { join: string; columns: string } {
+  return {
+    join: `left join lateral ${addressFactsSubquery(column)} ${alias} on true`,
+    columns: (["is_contract", "token_name", "proxy_type", "implementation"] as const)
+      .map((c) => `${alias}.o_${c} as ${alias}_${c}`)
+      .join(", "),
+  };
+}
+
+export function factColumns(row: object, alias: string): AddressFactColumns {
+  const r = row as Record<string, unknown>;
+  return {
+    o_is_contract: r[`${alias}_is_contract`] as boolean,
+    o_token_name: r[`${alias}_token_name`] as string | null,
+    o_proxy_type: r[`${alias}_proxy_type`] as string | null,
+    o_implementation: r[`${alias}_implementation`] as Uint8Array | null,
+  };
+}
+
+/**
+ * Address objects from facts a page statement brought (addressFactsJoin), keyed by lower-case address: one
+ * verified-contract lookup for the addresses and their implementations, no table queries.
+ */
+export async function addressObjectsFromFacts(
+  entries: Iterable<readonly [Uint8Array, AddressFactColumns]>,
+  deps: AddressDeps,
+): Promise<Map<Address, AddressObject>> {
+  const facts = new Map<Address, AddressFacts>();
+  const impls: Address[] = [];
+  for (const [bytes, row] of entries) {
+    const a = fromBytea(bytes) as Address;
+    if (facts.has(a)) continue;
+    const f = unknownAddressFacts(a);
+    f.isContract = row.o_is_contract;
+    f.tokenName = row.o_token_name;
+    if (row.o_implementation) {
+      const impl = fromBytea(row.o_implementation);
+      setProxy(f, row.o_proxy_type!, impl);
+      impls.push(impl);
+    }
+    facts.set(a, f);
+  }
+  if (!facts.size) return new Map();
+  const verified = await (deps.verified ?? NO_VERIFIED_CONTRACTS)([...facts.keys(), ...impls]);
+  finishFacts(facts.values(), verified, deps.tags ?? NO_TAGS);
+  return new Map([...facts].map(([k, f]) => [k, addressView(f)]));
 }
 
 export type AddressFactColumns = {
