@@ -4,10 +4,14 @@ import type { Queryable } from "../../db/db.js";
 import { NO_TAGS, type PublicTags } from "./tags.js";
 import { type AddressFacts, type AddressObject, addressView, unknownAddressFacts } from "./view.js";
 
-/** The verified-contract store as the explorer sees it: verified contract names by (lower-case) address. */
-export type VerifiedContractLookup = (
+/**
+ * The verified-contract store as the explorer sees it: verified contract names by (lower-case) address. `inSql`:
+ * the store is the indexed chain's in the explorer's own database, so page statements read the names with their
+ * address facts (addressFactsSubquery) and no lookup runs.
+ */
+export type VerifiedContractLookup = ((
   addresses: readonly Address[],
-) => Promise<ReadonlyMap<Address, { name: string }>>;
+) => Promise<ReadonlyMap<Address, { name: string }>>) & { readonly inSql?: boolean };
 
 export const NO_VERIFIED_CONTRACTS: VerifiedContractLookup = async () => new Map();
 
@@ -83,9 +87,85 @@ export function addressFactsSubquery(param: string): string {
       or exists (select 1 from address_proxies where address = ${param})
       or exists (select 1 from tokens where address = ${param})) as o_is_contract,
     (select name from tokens where address = ${param}) as o_token_name,
-    p.proxy_type as o_proxy_type, p.implementation as o_implementation
+    o_proxy.proxy_type as o_proxy_type, o_proxy.implementation as o_implementation,
+    ${verifiedName(param)} as o_verified_name, ${verifiedName("o_proxy.implementation")} as o_impl_verified_name
     from (select 1) one left join lateral (select proxy_type, implementation from address_proxies
-      where address = ${param} order by block_number desc limit 1) p on true)`;
+      where address = ${param} order by block_number desc limit 1) o_proxy on true)`;
+}
+
+/**
+ * The table facts of the address in `column` (of each row of a page statement), left-joined as `<alias>`:
+ * `join` goes after the statement's FROM items, `columns` into its select list as `<alias>_is_contract`,
+ * `<alias>_token_name`, `<alias>_proxy_type`, `<alias>_implementation`; factColumns reads them back. A page then
+ * brings its address objects' facts in its own round trip.
+ */
+const FACT_NAMES = [
+  "is_contract",
+  "token_name",
+  "proxy_type",
+  "implementation",
+  "verified_name",
+  "impl_verified_name",
+] as const;
+
+export function addressFactsJoin(alias: string, column: string): { join: string; columns: string } {
+  return {
+    join: `left join lateral ${addressFactsSubquery(column)} ${alias} on true`,
+    columns: FACT_NAMES.map((c) => `${alias}.o_${c} as ${alias}_${c}`).join(", "),
+  };
+}
+
+export function factColumns(row: object, alias: string): AddressFactColumns {
+  const r = row as Record<string, unknown>;
+  return {
+    o_is_contract: r[`${alias}_is_contract`] as boolean,
+    o_token_name: r[`${alias}_token_name`] as string | null,
+    o_proxy_type: r[`${alias}_proxy_type`] as string | null,
+    o_implementation: r[`${alias}_implementation`] as Uint8Array | null,
+    o_verified_name: r[`${alias}_verified_name`] as string | null,
+    o_impl_verified_name: r[`${alias}_impl_verified_name`] as string | null,
+  };
+}
+
+/**
+ * Address objects from facts a page statement brought (addressFactsJoin), keyed by lower-case address, with no
+ * table queries: the verified names come with the facts when the store is `inSql`, else from one lookup for the
+ * addresses and their implementations.
+ */
+export async function addressObjectsFromFacts(
+  entries: Iterable<readonly [Uint8Array, AddressFactColumns]>,
+  deps: AddressDeps,
+): Promise<Map<Address, AddressObject>> {
+  const facts = new Map<Address, AddressFacts>();
+  const impls: Address[] = [];
+  const names = new Map<Address, { name: string }>();
+  for (const [bytes, row] of entries) {
+    const a = fromBytea(bytes) as Address;
+    if (facts.has(a)) continue;
+    const f = unknownAddressFacts(a);
+    f.isContract = row.o_is_contract;
+    f.tokenName = row.o_token_name;
+    if (row.o_verified_name != null) names.set(a, { name: row.o_verified_name });
+    if (row.o_implementation) {
+      const impl = fromBytea(row.o_implementation);
+      setProxy(f, row.o_proxy_type!, impl);
+      impls.push(impl);
+      if (row.o_impl_verified_name != null) names.set(impl, { name: row.o_impl_verified_name });
+    }
+    facts.set(a, f);
+  }
+  if (!facts.size) return new Map();
+  const verified = deps.verified?.inSql
+    ? names
+    : await (deps.verified ?? NO_VERIFIED_CONTRACTS)([...facts.keys(), ...impls]);
+  finishFacts(facts.values(), verified, deps.tags ?? NO_TAGS);
+  return new Map([...facts].map(([k, f]) => [k, addressView(f)]));
+}
+
+/** The name of the contract at `address` verified on the indexed chain (primary-key probes), as a scalar subquery. */
+function verifiedName(address: string): string {
+  return `(select c.contract_name from verified_contracts v join verified_compilations c on c.id = v.compilation_id
+    where v.chain_id = (select chain_id from indexer_state where id = 1) and v.address = ${address})`;
 }
 
 export type AddressFactColumns = {
@@ -93,6 +173,9 @@ export type AddressFactColumns = {
   o_token_name: string | null;
   o_proxy_type: string | null;
   o_implementation: Uint8Array | null;
+  /** Verified names of the address and of its implementation (used when the store is `inSql`). */
+  o_verified_name?: string | null;
+  o_impl_verified_name?: string | null;
 };
 
 /**

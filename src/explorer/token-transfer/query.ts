@@ -2,7 +2,9 @@ import type { Address, Hex } from "viem";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import type { TokenMetadata } from "../../tokens/metadata/index.js";
+import { type AddressFactColumns, addressFactsJoin } from "../address/query.js";
 import { TOKEN_COLUMNS, type TokenColumns } from "../tokens/view.js";
+import { calleeVerified } from "../transaction/query.js";
 
 /** A token_transfers row with its block and token (numerics as decimal strings). */
 export type TokenTransferRow = TokenColumns & {
@@ -19,16 +21,43 @@ export type TokenTransferRow = TokenColumns & {
   timestamp: Date;
   /** The instance's metadata (null until fetched, and for fungible transfers). */
   metadata: TokenMetadata | null;
+  /** The transaction's callee, and its input: whole when the callee is verified (to decode), else its selector. */
+  x_to_address: Uint8Array | null;
+  x_input: Uint8Array;
+  callee_verified: boolean;
+} & FactsOf<"af"> &
+  FactsOf<"at">;
+
+type FactsOf<A extends string> = {
+  [K in keyof AddressFactColumns as K extends `o_${infer C}` ? `${A}_${C}` : never]: AddressFactColumns[K];
 };
 
 /** Position of a transfer: (block, log index, row of an ERC-1155 batch). */
 export type TransferCursor = { blockNumber: number; logIndex: number; batchIndex: number };
 
-const SELECT = `select tt.block_number, tt.log_index, tt.batch_index, tt.transaction_hash, tt.token_address,
+const FROM_FACTS = addressFactsJoin("af", "tt.from_address");
+const TO_FACTS = addressFactsJoin("at", "tt.to_address");
+
+/**
+ * Columns of TokenTransferRow over `tt` (token_transfers rows) and JOINS. Each row brings what its view needs, so
+ * a page is one round trip: block, token, instance, the address facts of both sides, and its transaction's callee
+ * and selector (primary-key probes each).
+ */
+const COLUMNS = `tt.block_number, tt.log_index, tt.batch_index, tt.transaction_hash, tt.token_address,
   tt.from_address, tt.to_address, tt.token_id::text as token_id, tt.amount::text as amount, b.hash as block_hash,
-  b.timestamp, ${TOKEN_COLUMNS}, i.metadata
-  from token_transfers tt join blocks b on b.number = tt.block_number left join tokens t on t.address = tt.token_address
-  left join token_instances i on i.token_address = tt.token_address and i.token_id = tt.token_id`;
+  b.timestamp, ${TOKEN_COLUMNS}, i.metadata, x.to_address as x_to_address,
+  case when x.callee_verified then x.input else substring(x.input from 1 for 4) end as x_input, x.callee_verified,
+  ${FROM_FACTS.columns}, ${TO_FACTS.columns}`;
+
+const JOINS = `join blocks b on b.number = tt.block_number left join tokens t on t.address = tt.token_address
+  left join token_instances i on i.token_address = tt.token_address and i.token_id = tt.token_id
+  left join lateral (select x.to_address, x.input, ${calleeVerified(
+    "x.to_address",
+    "(select implementation from address_proxies where address = x.to_address order by block_number desc limit 1)",
+  )} as callee_verified from transactions x where x.hash = tt.transaction_hash) x on true
+  ${FROM_FACTS.join} ${TO_FACTS.join}`;
+
+const SELECT = `select ${COLUMNS} from token_transfers tt ${JOINS}`;
 
 const TYPE_FILTER = (p: string) => `(${p}::text[] is null or t.type = any(${p}::text[]))`;
 
@@ -55,8 +84,10 @@ export function transactionTransfersPage(
 export type TransferDirection = "from" | "to" | null;
 
 /**
- * An address's transfers, newest first, before the cursor: one backward range scan of the from- or to-index each
- * (both for no direction, merged and deduplicated: a transfer to oneself is in both).
+ * An address's transfers, newest first, before the cursor, in one statement: one backward range scan each of the
+ * (from_address | to_address, block_number, log_index, batch_index) indexes, limited to the page (both for no
+ * direction, merged and deduplicated: a transfer to oneself is in both), then the page's joins. The cost of a page
+ * does not grow with its depth. The text has one shape per combination of filters (prepared).
  */
 export async function addressTransfersPage(
   db: Queryable,
@@ -65,37 +96,40 @@ export async function addressTransfersPage(
   before: TransferCursor | null,
   limit: number,
 ): Promise<TokenTransferRow[]> {
+  const params: unknown[] = [
+    toBytea(address),
+    before?.blockNumber ?? Number.MAX_SAFE_INTEGER,
+    before?.logIndex ?? 2 ** 31 - 1,
+    before?.batchIndex ?? 2 ** 31 - 1,
+    limit,
+  ];
+  let filters = "";
+  if (o.types) {
+    params.push(o.types);
+    filters += ` and exists (select 1 from tokens k where k.address = s.token_address
+      and k.type = any($${params.length}::text[]))`;
+  }
+  if (o.token) {
+    params.push(toBytea(o.token));
+    filters += ` and s.token_address = $${params.length}`;
+  }
+  const order = "block_number desc, log_index desc, batch_index desc";
   const side = (column: "from_address" | "to_address") =>
-    db.query<TokenTransferRow>(
-      `${SELECT} where tt.${column} = $1 and ${TYPE_FILTER("$2")}
-         and ($3::bytea is null or tt.token_address = $3)
-         and tt.block_number <= $4 and (tt.block_number, tt.log_index, tt.batch_index) < ($4, $5, $6)
-       order by tt.block_number desc, tt.log_index desc, tt.batch_index desc limit $7`,
-      [
-        toBytea(address),
-        o.types,
-        o.token ? toBytea(o.token) : null,
-        before?.blockNumber ?? Number.MAX_SAFE_INTEGER,
-        before?.logIndex ?? 2 ** 31 - 1,
-        before?.batchIndex ?? 2 ** 31 - 1,
-        limit,
-      ],
-    );
-  if (o.direction === "from") return side("from_address");
-  if (o.direction === "to") return side("to_address");
-  const [a, b] = await Promise.all([side("from_address"), side("to_address")]);
-  const seen = new Set<string>();
-  return [...a, ...b]
-    .sort(
-      (x, y) => y.block_number - x.block_number || y.log_index - x.log_index || y.batch_index - x.batch_index,
-    )
-    .filter((r) => {
-      const k = `${r.block_number}:${r.log_index}:${r.batch_index}`;
-      if (seen.has(k)) return false;
-      seen.add(k);
-      return true;
-    })
-    .slice(0, limit);
+    `(select s.* from token_transfers s where s.${column} = $1${filters}
+       and (s.block_number, s.log_index, s.batch_index) < ($2, $3, $4) order by ${order} limit $5)`;
+  const sides =
+    o.direction === "from"
+      ? [side("from_address")]
+      : o.direction === "to"
+        ? [side("to_address")]
+        : [side("from_address"), side("to_address")];
+  return db.query<TokenTransferRow>(
+    `select ${COLUMNS} from (select distinct on (block_number, log_index, batch_index) *
+       from (${sides.join(" union all ")}) u order by ${order} limit $5) tt ${JOINS}
+     order by tt.${order.replaceAll(", ", ", tt.")}`,
+    params,
+    { prepare: true },
+  );
 }
 
 /** Which transfers a chain-wide list walks: all of them, one token's, or one token instance's. */

@@ -1,8 +1,8 @@
 import type { Address, Hex } from "viem";
-import { fromBytea, toBytea } from "../../db/bytes.js";
+import { fromBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import type { Gateways } from "../../tokens/metadata/index.js";
-import { type AddressDeps, loadAddressObjects } from "../address/query.js";
+import { type AddressDeps, addressObjectsFromFacts, factColumns } from "../address/query.js";
 import { verifiedAbisFor } from "../decoding/abi.js";
 import { decodeFunctionInput, methodName } from "../decoding/function-input.js";
 import { PAGE_SIZE, splitPage } from "../paging.js";
@@ -16,31 +16,46 @@ import {
   transactionTransfersPage,
   transfersPage,
 } from "./query.js";
-import { type TokenTransferItem, tokenTransferView, transferAddresses, transferCursor } from "./view.js";
+import { type TokenTransferItem, tokenTransferView, transferCursor } from "./view.js";
 
 export type ExplorerDb = AddressDeps & { db: Queryable; gateways?: Partial<Gateways> };
 
-/** Method names of the transactions behind the transfers (Transaction.method_name), from verified ABIs. */
-async function transactionMethods(db: Queryable, hashes: readonly Hex[]): Promise<Map<Hex, string | null>> {
+/**
+ * Method names of the transactions behind the transfers (Transaction.method_name): the rows carry each
+ * transaction's callee and selector; ABIs are looked up only for callees the rows say are verified.
+ */
+async function transactionMethods(
+  db: Queryable,
+  rows: readonly TokenTransferRow[],
+): Promise<Map<Hex, string | null>> {
   const out = new Map<Hex, string | null>();
-  if (!hashes.length) return out;
-  const rows = await db.query<{ hash: Uint8Array; to_address: Uint8Array | null; input: Uint8Array }>(
-    "select hash, to_address, input from transactions where hash = any($1::bytea[])",
-    [[...new Set(hashes)].map(toBytea)],
-  );
-  const chainId = await indexedChainId(db);
-  const callees = rows.filter((r) => r.to_address).map((r) => fromBytea(r.to_address!) as Address);
-  const abis = chainId === null ? new Map() : await verifiedAbisFor(db, chainId, callees);
+  const verified = rows.filter((r) => r.callee_verified && r.x_to_address);
+  const chainId = verified.length ? await indexedChainId(db) : null;
+  const abis =
+    chainId === null
+      ? new Map()
+      : await verifiedAbisFor(
+          db,
+          chainId,
+          verified.map((r) => fromBytea(r.x_to_address!) as Address),
+        );
   for (const r of rows) {
-    const input = fromBytea(r.input);
-    const abi = r.to_address ? abis.get(fromBytea(r.to_address) as Address) : undefined;
+    const input = fromBytea(r.x_input);
+    const abi = r.x_to_address ? abis.get(fromBytea(r.x_to_address) as Address) : undefined;
     // A transfer is emitted by code, so its transaction's callee is a contract.
     out.set(
-      fromBytea(r.hash),
-      methodName(abi ? decodeFunctionInput(abi, input) : null, input, !!r.to_address),
+      fromBytea(r.transaction_hash),
+      methodName(abi ? decodeFunctionInput(abi, input) : null, input, !!r.x_to_address),
     );
   }
   return out;
+}
+
+function* rowFacts(rows: readonly TokenTransferRow[]) {
+  for (const r of rows) {
+    yield [r.from_address, factColumns(r, "af")] as const;
+    yield [r.to_address, factColumns(r, "at")] as const;
+  }
 }
 
 export async function renderTransfers(
@@ -49,11 +64,8 @@ export async function renderTransfers(
 ): Promise<TokenTransferItem[]> {
   if (!rows.length) return [];
   const [addresses, methods] = await Promise.all([
-    loadAddressObjects(deps.db, transferAddresses(rows), deps),
-    transactionMethods(
-      deps.db,
-      rows.map((r) => fromBytea(r.transaction_hash)),
-    ),
+    addressObjectsFromFacts(rowFacts(rows), deps),
+    transactionMethods(deps.db, rows),
   ]);
   return rows.map((r) => tokenTransferView(r, { addresses, methods, gateways: deps.gateways ?? {} }));
 }

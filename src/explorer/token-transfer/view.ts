@@ -93,11 +93,6 @@ export function tokenTransferView(r: TokenTransferRow, ctx: TransferContext): To
   };
 }
 
-/** The addresses whose objects a page of transfers needs. */
-export function transferAddresses(rows: readonly TokenTransferRow[]): Address[] {
-  return rows.flatMap((r) => [fromBytea(r.from_address) as Address, fromBytea(r.to_address) as Address]);
-}
-
 /**
  * Blockscout's cursor of token-transfer lists ({block_number, index}); the row of an ERC-1155 batch is added when
  * the page ends inside a batch (Lookout keeps one row per id where Blockscout keeps one per log).

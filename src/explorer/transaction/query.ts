@@ -1,6 +1,7 @@
 import type { Address, Hex } from "viem";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
+import { type AddressFactColumns, addressFactsJoin } from "../address/query.js";
 
 /** A transaction with its block's fields and the facts its view needs, as one row (numerics as strings). */
 export type TransactionRow = {
@@ -34,13 +35,45 @@ export type TransactionRow = {
   internal_error: boolean;
   has_token_transfers: boolean;
   creates_token: boolean;
+  /** Newest indexed block (confirmations) and AverageBlockTime in ms: the same on every row of a statement. */
+  ctx_head: number;
+  ctx_block_time_ms: number;
+  /** The callee (or its implementation) is verified on the indexed chain: its ABI may decode the input. */
+  callee_verified: boolean;
+} & FactsOf<"af"> &
+  FactsOf<"at"> &
+  FactsOf<"ac">;
+
+/** The address facts of addressFactsJoin(alias), as columns of a row. */
+type FactsOf<A extends string> = {
+  [K in keyof AddressFactColumns as K extends `o_${infer C}` ? `${A}_${C}` : never]: AddressFactColumns[K];
 };
+
+const FROM_FACTS = addressFactsJoin("af", "t.from_address");
+const TO_FACTS = addressFactsJoin("at", "t.to_address");
+const CREATED_FACTS = addressFactsJoin("ac", "t.contract_address");
 
 /**
  * Columns of TransactionRow for a `transactions t join blocks b` statement. The frame and token lookups are each
  * one primary-key probe ((block_number, transaction_index, index) of internal_transactions, the block's range of
- * token_transfers).
+ * token_transfers). The context of the view comes along, so a page is one round trip: the address facts of
+ * from/to/created (a few primary-key probes each), and the head and average block time as uncorrelated subqueries
+ * (init plans, run once per statement: the newest 101 entries of the blocks primary key).
  */
+/** Blockscout's AverageBlockTime in ms: the mean gap over the newest 100 blocks (0 with fewer than 2). */
+const BLOCK_TIME_MS = `(select case when count(*) < 2 then 0
+    else round(extract(epoch from max(timestamp) - min(timestamp)) * 1000 / (count(*) - 1)) end::int8
+  from (select timestamp from blocks order by number desc limit 101) bt)`;
+
+/**
+ * Whether the contract at `callee` or its implementation `impl` is verified on the indexed chain (primary-key
+ * probes of verified_contracts): only then does a page look up ABIs to decode inputs.
+ */
+export function calleeVerified(callee: string, impl: string): string {
+  return `(${callee} is not null and exists (select 1 from verified_contracts v
+    where v.chain_id = (select chain_id from indexer_state where id = 1) and (v.address = ${callee} or v.address = ${impl})))`;
+}
+
 const COLUMNS = `t.hash, t.block_number, t.index, t.from_address, t.to_address, t.value::text as value, t.nonce,
   t.gas::text as gas, t.gas_price::text as gas_price, t.max_fee_per_gas::text as max_fee_per_gas,
   t.max_priority_fee_per_gas::text as max_priority_fee_per_gas, t.type, t.input, t.status, t.gas_used::text as gas_used,
@@ -53,10 +86,14 @@ const COLUMNS = `t.hash, t.block_number, t.index, t.from_address, t.to_address, 
     and e.transaction_index = t.index and e.index > 0 and e.error is not null) as internal_error,
   exists (select 1 from token_transfers x where x.block_number = t.block_number
     and x.transaction_hash = t.hash) as has_token_transfers,
-  t.contract_address is not null and exists (select 1 from tokens k where k.address = t.contract_address) as creates_token`;
+  t.contract_address is not null and exists (select 1 from tokens k where k.address = t.contract_address) as creates_token,
+  (select max(number) from blocks) as ctx_head, ${BLOCK_TIME_MS} as ctx_block_time_ms,
+  ${calleeVerified("t.to_address", "at.o_implementation")} as callee_verified,
+  ${FROM_FACTS.columns}, ${TO_FACTS.columns}, ${CREATED_FACTS.columns}`;
 
 const FROM = `join blocks b on b.number = t.block_number
-  left join internal_transactions f on f.block_number = t.block_number and f.transaction_index = t.index and f.index = 0`;
+  left join internal_transactions f on f.block_number = t.block_number and f.transaction_index = t.index and f.index = 0
+  ${FROM_FACTS.join} ${TO_FACTS.join} ${CREATED_FACTS.join}`;
 
 /** Keyset cursor of transaction lists: (block_number, index), newest first. */
 export type TxCursor = { blockNumber: number; index: number };
@@ -65,6 +102,7 @@ export async function transactionByHash(db: Queryable, hash: Hex): Promise<Trans
   const rows = await db.query<TransactionRow>(
     `select ${COLUMNS} from transactions t ${FROM} where t.hash = $1`,
     [toBytea(hash)],
+    { prepare: true },
   );
   return rows[0] ?? null;
 }
@@ -84,6 +122,7 @@ export async function transactionsPage(db: Queryable, cursor: TxCursor | null, l
        order by t.block_number desc, t.index desc limit $1) t ${FROM}
      order by t.block_number desc, t.index desc`,
     params,
+    { prepare: true },
   );
 }
 
@@ -98,6 +137,7 @@ export async function blockTransactionsPage(
     `select ${COLUMNS} from (select * from transactions t where t.block_number = $1 and t.index > $2
        order by t.index limit $3) t ${FROM} order by t.index`,
     [blockNumber, afterIndex ?? -1, limit],
+    { prepare: true },
   );
 }
 
@@ -134,6 +174,7 @@ export async function addressTransactionsPage(
      join transactions t on t.hash = p.hash ${FROM}
      order by t.block_number desc, t.index desc`,
     params,
+    { prepare: true },
   );
 }
 
@@ -166,13 +207,8 @@ export async function headBlockNumber(db: Queryable): Promise<number | null> {
 
 /** Blockscout's AverageBlockTime in milliseconds: the mean gap over the newest 100 blocks (0 with fewer than 2). */
 export async function averageBlockTimeMs(db: Queryable): Promise<number> {
-  const rows = await db.query<{ n: string; first: Date | null; last: Date | null }>(
-    `select count(*)::text as n, min(timestamp) as first, max(timestamp) as last
-     from (select timestamp from blocks order by number desc limit 101) b`,
-  );
-  const r = rows[0];
-  if (!r || Number(r.n) < 2 || !r.first || !r.last) return 0;
-  return Math.round((r.last.getTime() - r.first.getTime()) / (Number(r.n) - 1));
+  const rows = await db.query<{ ms: number }>(`select ${BLOCK_TIME_MS} as ms`);
+  return rows[0]?.ms ?? 0;
 }
 
 /** The chain id of the index, for the verified-contract store's lookups. */

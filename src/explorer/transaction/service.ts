@@ -1,35 +1,31 @@
 import type { Address, Hex } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
-import { type AddressDeps, loadAddressObjects } from "../address/query.js";
+import { type AddressDeps, addressObjectsFromFacts, factColumns } from "../address/query.js";
 import { verifiedAbisFor } from "../decoding/abi.js";
 import { type DecodedInput, decodeFunctionInput } from "../decoding/function-input.js";
 import { PAGE_SIZE, splitPage } from "../paging.js";
 import {
   type AddressTxFilter,
   addressTransactionsPage,
-  averageBlockTimeMs,
   blockTransactionsPage,
-  headBlockNumber,
   indexedChainId,
   type TransactionRow,
   type TxCursor,
   transactionByHash,
   transactionsPage,
 } from "./query.js";
-import {
-  type TransactionContext,
-  type TransactionObject,
-  transactionAddresses,
-  transactionView,
-} from "./view.js";
+import { type TransactionContext, type TransactionObject, transactionView } from "./view.js";
 
 export type TransactionDeps = AddressDeps & { db: Queryable };
 
-/** Decoded inputs of the rows whose callee has a verified ABI (its own or its implementation's). */
+/**
+ * Decoded inputs of the rows whose callee has a verified ABI (its own or its implementation's); no statement when
+ * the page's rows say no callee is verified.
+ */
 async function decodeInputs(db: Queryable, rows: readonly TransactionRow[]): Promise<Map<Hex, DecodedInput>> {
   const out = new Map<Hex, DecodedInput>();
-  const calls = rows.filter((r) => r.to_address && r.input.length >= 4);
+  const calls = rows.filter((r) => r.to_address && r.callee_verified && r.input.length >= 4);
   if (!calls.length) return out;
   const chainId = await indexedChainId(db);
   if (chainId === null) return out;
@@ -46,18 +42,33 @@ async function decodeInputs(db: Queryable, rows: readonly TransactionRow[]): Pro
   return out;
 }
 
-/** Everything the views of these rows share, loaded with a few set-based queries. */
+/** The address facts each row brought, for one verified-contract lookup per page. */
+function* rowFacts(rows: readonly TransactionRow[]) {
+  for (const r of rows) {
+    yield [r.from_address, factColumns(r, "af")] as const;
+    if (r.to_address) yield [r.to_address, factColumns(r, "at")] as const;
+    if (r.contract_address) yield [r.contract_address, factColumns(r, "ac")] as const;
+  }
+}
+
+/**
+ * Everything the views of these rows share. The rows' statement brought the head, the block time and the address
+ * facts; what is left is the verified-contract lookup and, for verified callees only, the ABIs.
+ */
 export async function transactionContext(
   deps: TransactionDeps,
   rows: readonly TransactionRow[],
 ): Promise<TransactionContext> {
-  const [head, avg, addresses, decoded] = await Promise.all([
-    headBlockNumber(deps.db),
-    averageBlockTimeMs(deps.db),
-    loadAddressObjects(deps.db, transactionAddresses(rows), deps),
+  const [addresses, decoded] = await Promise.all([
+    addressObjectsFromFacts(rowFacts(rows), deps),
     decodeInputs(deps.db, rows),
   ]);
-  return { head: head ?? 0, averageBlockTimeMs: avg, addresses, decoded };
+  return {
+    head: rows[0]?.ctx_head ?? 0,
+    averageBlockTimeMs: rows[0]?.ctx_block_time_ms ?? 0,
+    addresses,
+    decoded,
+  };
 }
 
 export async function renderTransactions(

@@ -148,13 +148,6 @@ export function transactionTypes(r: TransactionRow, toIsContract: boolean): stri
   return types;
 }
 
-/** Every address a transaction object shows, for one address-object load per page. */
-export function transactionAddresses(rows: readonly TransactionRow[]): Address[] {
-  return rows.flatMap((r) =>
-    [r.from_address, r.to_address, r.contract_address].flatMap((a) => (a ? [fromBytea(a) as Address] : [])),
-  );
-}
-
 /** One transaction as Blockscout renders it. Pure. */
 export function transactionView(r: TransactionRow, ctx: TransactionContext): TransactionObject {
   const hash = fromBytea(r.hash);

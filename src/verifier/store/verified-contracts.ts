@@ -362,8 +362,10 @@ export async function revertAutomaticVerifications(
 export function createVerifiedContractLookup(
   db: Queryable,
   chainId?: string,
-): (addresses: readonly Address[]) => Promise<ReadonlyMap<Address, { name: string }>> {
-  return async (addresses) => {
+): ((addresses: readonly Address[]) => Promise<ReadonlyMap<Address, { name: string }>>) & {
+  readonly inSql?: boolean;
+} {
+  const lookup = async (addresses: readonly Address[]) => {
     const out = new Map<Address, { name: string }>();
     if (addresses.length === 0) return out;
     const chain = chainId === undefined ? "(select chain_id from indexer_state where id = 1)" : "$2";
@@ -377,4 +379,7 @@ export function createVerifiedContractLookup(
     for (const r of rows) out.set(fromBytea(r.address) as Address, { name: r.contract_name });
     return out;
   };
+  // The indexed chain's store in the database it is given (the explorer's own, as roles/http.ts plugs it): page
+  // statements can read the names themselves (explorer/address/query.ts, addressFactsSubquery).
+  return chainId === undefined ? Object.assign(lookup, { inSql: true }) : lookup;
 }
