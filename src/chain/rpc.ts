@@ -13,6 +13,12 @@ export type RpcOptions = {
   retries: number;
   /** Requests in flight at once (each may be a JSON-RPC batch). */
   concurrency?: number;
+  /**
+   * Coalesce calls made in the same tick into JSON-RPC batches (default true). viem flushes a batch from a
+   * `setTimeout(0)`, which costs every call at least a millisecond: latency-bound callers that make one call at a
+   * time (the verifier) turn it off.
+   */
+  batch?: boolean;
 };
 
 /**
@@ -30,7 +36,7 @@ export type Rpc = {
 export function createRpc(o: RpcOptions): Rpc {
   const client = createPublicClient({
     transport: http(o.url, {
-      batch: { batchSize: o.batchSize, wait: 0 },
+      batch: o.batch === false ? false : { batchSize: o.batchSize, wait: 0 },
       timeout: o.timeoutMs,
       retryCount: o.retries,
       retryDelay: 150,
