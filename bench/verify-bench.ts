@@ -13,8 +13,13 @@ import { automaticVerificationExtension } from "../src/indexer/auto-verify/exten
  *   unindexed a fourth deployment of the first's code made after indexing (the indexer held back), verified like
  *             e2e (caches and store equally cold, the creation-lookup cache emptied each round): its creation comes
  *             from the node (issue 13); reported beside e2e with the lookup's RPC calls per verification.
+ * "Cold" (e2e, unindexed) means the store emptied of every verified contract and compilation, so no stored
+ * compilation of the same inputs spares the compiler, and the compilation cache missing: each cold request must run
+ * the compiler, which the bench checks (the registry's compiler-run counter) and reports.
  * Each figure is the median of --rounds repetitions (compile and e2e alternate their order between rounds).
- * Usage: npm run bench:verify [-- --rounds 3 --only oz-erc20]
+ * Part "alliance" (bench/verify-alliance.ts) runs first: the Verifier Alliance fixtures, compile vs e2e per case and
+ * the fixed cost per verification in ms, by phase, with RPC calls and SQL statements per verification.
+ * Usage: npm run bench:verify [-- --rounds 3 --only oz-erc20 --part alliance|corpus|all]
  * Needs the PostgreSQL of BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres); creates and
  * drops the database lookout_bench_verify.
  */
@@ -33,18 +38,21 @@ import { createPostgresDb } from "../src/db/pg.js";
 import { buildApp } from "../src/http/app.js";
 import { packagePath } from "../src/util/package-root.js";
 import type { VerifierChain } from "../src/verifier/chain-clients.js";
-import type { CompilationCache, CompilerOutput, CompilerRegistry } from "../src/verifier/compilers/index.js";
+import type { CompilerOutput } from "../src/verifier/compilers/index.js";
 import { verify, withOutputSelection } from "../src/verifier/service/index.js";
 import { verifyAutomatically } from "../src/verifier/store/index.js";
 import { rpc } from "../test/helpers/activity.js";
 import { offlineCompilers } from "../test/helpers/compilers.js";
 import { createTestIndexer, indexToHead } from "../test/helpers/indexer.js";
+import { type AllianceResult, runAllianceBench } from "./verify-alliance.js";
 import { type CorpusEntry, corpus } from "./verify-corpus.js";
+import { coldSwitch, type Deployment, deploy, median, pct, r1, r3, summary } from "./verify-tools.js";
 
 const { values } = parseArgs({
   options: {
     rounds: { type: "string", default: "3" },
     only: { type: "string" },
+    part: { type: "string", default: "all" },
   },
 });
 const rounds = Math.max(1, Number(values.rounds));
@@ -53,43 +61,6 @@ const DB_NAME = "lookout_bench_verify";
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 type Built = { abi: Abi; bytecode: Hex; runtime: Hex };
-type Deployment = { address: Hex; txHash: Hex; blockNumber: number; creationInput: Hex };
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
-};
-const r1 = (x: number) => Math.round(x * 10) / 10;
-const r3 = (x: number) => Math.round(x * 1000) / 1000;
-const summary = (xs: number[]) => ({
-  median: r1(median(xs)),
-  p90: r1(pct(xs, 90)),
-  max: r1(Math.max(...xs)),
-});
-
-/**
- * The registry's cache behind a switch: while `cold`, lookups miss (writes still happen, as in a real cold
- * compile). Reaching the private field keeps the measured path the production one: same registry, same pool.
- */
-function coldSwitch(registry: CompilerRegistry): { set(cold: boolean): void } {
-  const slot = registry as unknown as { cache: CompilationCache };
-  const inner = slot.cache;
-  let cold = false;
-  slot.cache = {
-    get: (k) => (cold ? Promise.resolve(undefined) : inner.get(k)),
-    set: (k, o) => inner.set(k, o),
-  };
-  return {
-    set(c) {
-      cold = c;
-    },
-  };
-}
 
 function standardJson(e: CorpusEntry) {
   return {
@@ -113,23 +84,6 @@ function artifacts(out: CompilerOutput): Record<string, Built> {
     }
   }
   return result;
-}
-
-async function deploy(url: string, from: Hex, data: Hex): Promise<Deployment> {
-  const txHash = await rpc<Hex>(url, "eth_sendTransaction", [{ from, data, gas: "0x1c9c380" }]);
-  let receipt: { contractAddress: Hex; status: Hex; blockNumber: Hex } | null = null;
-  // Automining answers the send before the receipt is always readable.
-  for (let i = 0; i < 200 && !receipt; i++) {
-    receipt = await rpc(url, "eth_getTransactionReceipt", [txHash]);
-    if (!receipt) await new Promise((r) => setTimeout(r, 20));
-  }
-  if (receipt?.status !== "0x1") throw new Error(`deployment ${txHash} reverted or was not mined`);
-  return {
-    address: receipt.contractAddress.toLowerCase() as Hex,
-    txHash,
-    blockNumber: Number(receipt.blockNumber),
-    creationInput: data,
-  };
 }
 
 type Row = {
@@ -158,11 +112,48 @@ type Row = {
   samples: Record<string, number[]>;
 };
 
+/** Markdown of the alliance part, for docs/benchmarks.md. */
+function allianceTable(a: AllianceResult): string[] {
+  const lines = [
+    "| Case | solc | compile ms | e2e ms | e2e/compile | overhead ms | compiler runs | RPC calls | SQL statements | unindexed ms | unindexed/e2e | RPC calls unindexed |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  ];
+  for (const r of a.rows)
+    lines.push(
+      `| ${r.name} | ${r.compiler} | ${r.compile_ms} | ${r.e2e_ms} | ${r.e2e_over_compile.toFixed(2)} | ${r.overhead_ms} | ${r.compilations} | ${r.rpc_calls} | ${r.sql_statements} | ${r.unindexed_ms} | ${r.unindexed_over_indexed.toFixed(2)} | ${r.rpc_calls_unindexed} |`,
+    );
+  const phases = [...new Set(a.rows.flatMap((r) => Object.keys(r.phases)))];
+  lines.push("", `| Case | ${phases.join(" | ")} |`, `|---|${phases.map(() => "---:").join("|")}|`);
+  for (const r of a.rows) lines.push(`| ${r.name} | ${phases.map((p) => r.phases[p] ?? "").join(" | ")} |`);
+  return lines;
+}
+
 async function main() {
   const load0 = loadavg();
   const entries = corpus().filter((e) => !values.only || values.only.split(",").includes(e.name));
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
+  let alliance: AllianceResult | null = null;
+  if (values.part === "all" || values.part === "alliance") {
+    alliance = await runAllianceBench({
+      adminClient: admin,
+      adminUrl,
+      rounds,
+      ...(values.only && values.part === "alliance" ? { only: values.only.split(",") } : {}),
+      log,
+    });
+    log(
+      `\nVerifier Alliance fixtures: ${JSON.stringify(alliance.summary)}\n${JSON.stringify(alliance.goals)}`,
+    );
+    log(`\n${allianceTable(alliance).join("\n")}`);
+    if (values.part === "alliance") {
+      process.stdout.write(
+        `${JSON.stringify({ date: new Date().toISOString(), node: process.version, rounds, load_average_start: load0.map(r1), load_average_end: loadavg().map(r1), alliance }, null, 2)}\n`,
+      );
+      await admin.end();
+      return;
+    }
+  }
   await admin.query(`drop database if exists ${DB_NAME} with (force)`);
   await admin.query(`create database ${DB_NAME}`);
   const u = new URL(adminUrl);
@@ -256,7 +247,10 @@ async function main() {
     const chains = new Map<string, VerifierChain>(
       configs.map((c) => [
         c.id,
-        { config: c, rpc: createRpc({ url: c.rpcUrl, batchSize: 100, timeoutMs: 30_000, retries: 5 }) },
+        {
+          config: c,
+          rpc: createRpc({ url: c.rpcUrl, batchSize: 100, timeoutMs: 30_000, retries: 5, batch: false }),
+        },
       ]),
     );
     const lookupStats = { lookups: 0, calls: 0 };
@@ -314,10 +308,10 @@ async function main() {
     };
 
     const rows: Row[] = [];
-    const dropUnusedCompilations = () =>
-      db.query(
-        "delete from verified_compilations c where not exists (select 1 from verified_contracts v where v.compilation_id = c.id)",
-      );
+    const emptyStore = async () => {
+      await db.query("delete from verified_contracts");
+      await db.query("delete from verified_compilations");
+    };
     for (const { e, built, d, unindexed } of deployed) {
       await warmUp(e.version);
       await warmPath(e, d[1].address);
@@ -341,26 +335,29 @@ async function main() {
           cache.set(false);
         };
         const endToEnd = async () => {
-          await forget(d[0].address);
-          // Cold means the store too: its compilation of these inputs would spare the compiler.
-          await dropUnusedCompilations();
+          // Cold means the store too: any stored compilation of these inputs (this contract's other deployments
+          // included) would spare the compiler.
+          await emptyStore();
           cache.set(true);
           const before = compilers.stats.compilations;
           const res = await post(e, d[0].address);
           compilations = compilers.stats.compilations - before;
           cache.set(false);
+          if (compilations < 1) throw new Error(`${e.name}: a cold verification did not compile`);
           s.e2e.push(res.ms);
           match = res.match;
         };
         const notIndexed = async () => {
           const a = unindexed!.address;
-          await forget(a);
+          await emptyStore();
           await db.query("delete from creation_lookups where address = $1", [toBytea(a)]);
-          await dropUnusedCompilations();
           cache.set(true);
           const calls = lookupStats.calls;
+          const before = compilers.stats.compilations;
           const res = await post(e, a);
           cache.set(false);
+          if (compilers.stats.compilations - before < 1)
+            throw new Error(`${e.name}: a cold not-yet-indexed verification did not compile`);
           lookupCalls.push(lookupStats.calls - calls);
           s.unindexed.push(res.ms);
           unindexedMatch = res.match;
@@ -485,6 +482,7 @@ async function main() {
         ),
       },
       rows,
+      ...(alliance ? { alliance } : {}),
     };
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     log(

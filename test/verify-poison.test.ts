@@ -65,3 +65,43 @@ describe("one hostile input does not break verification for everyone", () => {
     },
   );
 });
+
+describe("the solc-js memory limit bounds the compiler's WebAssembly memory too", () => {
+  let compilers: CompilerRegistry;
+  afterAll(async () => {
+    await compilers?.close();
+  });
+
+  it("a compile that outgrows it is 'out of memory'; the next compile gets a fresh worker", async () => {
+    // 40 MB: a soljson loads and compiles small contracts in it; 1,500 functions need more (about 60 MB).
+    compilers = await offlineCompilers({
+      dir: packagePath("node_modules/.cache/lookout-test-verify-compilers"),
+      concurrency: 1,
+      memoryLimitMb: 40,
+    });
+    const version = versionFor(compilers, "0.8.26");
+    const fns = Array.from(
+      { length: 1500 },
+      (_, i) => `function f${i}(uint a) public pure returns (uint) { return a * ${i} + ${i}; }`,
+    ).join("\n");
+    const selection = { outputSelection: { "*": { "*": ["evm.bytecode.object"] } } };
+    const big = {
+      language: "Solidity",
+      sources: {
+        "Big.sol": { content: `pragma solidity ^0.8.0;\ncontract Big {\n${fns}\n} // ${Date.now()}` },
+      },
+      settings: selection,
+    };
+    await expect(compilers.compile({ language: "Solidity", version, input: big })).rejects.toMatchObject({
+      kind: "memory",
+      message: expect.stringMatching(/ran out of memory \(limit 40 MB\)/),
+    });
+    const small = {
+      language: "Solidity",
+      sources: { "S.sol": { content: `pragma solidity ^0.8.0;\ncontract S {} // ${Date.now()}` } },
+      settings: selection,
+    };
+    const out = await compilers.compile({ language: "Solidity", version, input: small });
+    expect(out.contracts?.["S.sol"]?.S).toBeDefined();
+  });
+});

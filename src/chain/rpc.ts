@@ -15,6 +15,12 @@ export type RpcOptions = {
   concurrency?: number;
   /** Largest HTTP response read (bytes); a larger answer fails its request. Default: no bound. */
   maxResponseBytes?: number;
+  /**
+   * Coalesce calls made in the same tick into JSON-RPC batches (default true). viem flushes a batch from a
+   * `setTimeout(0)`, which costs every call at least a millisecond: latency-bound callers that make one call at a
+   * time (the verifier) turn it off.
+   */
+  batch?: boolean;
 };
 
 /**
@@ -32,7 +38,7 @@ export type Rpc = {
 export function createRpc(o: RpcOptions): Rpc {
   const client = createPublicClient({
     transport: http(o.url, {
-      batch: o.batchSize > 1 ? { batchSize: o.batchSize, wait: 0 } : false,
+      batch: o.batch === false || o.batchSize <= 1 ? false : { batchSize: o.batchSize, wait: 0 },
       timeout: o.timeoutMs,
       retryCount: o.retries,
       retryDelay: 150,

@@ -64,7 +64,6 @@ export async function startVerifier(o: {
       batchSize: config.rpcBatchSize,
       timeoutMs: config.rpcTimeoutMs,
       retries: config.rpcRetries,
-      indexedRpc: o.rpc,
     });
     chains.clear();
     for (const [k, v] of next) chains.set(k, v);

@@ -64,11 +64,13 @@ export function jobView(job: Job) {
       ? {
           error: {
             ...errorBody(o.code, o.message, job.id),
-            ...(o.errors || o.diagnosis
+            ...(o.errors || o.diagnosis || o.creationUnavailable
               ? {
                   errorData: {
                     compilerErrors: o.errors ?? [],
                     ...(o.diagnosis ? { diagnosis: o.diagnosis } : {}),
+                    // Why only the runtime code was compared (also said at the end of `message`).
+                    ...(o.creationUnavailable ? { creationUnavailable: o.creationUnavailable } : {}),
                   },
                 }
               : {}),

@@ -358,7 +358,9 @@ export class CompilerRegistry implements Compiler {
       return run(input);
     });
     const output = guardOutput(input, raw);
-    await this.cache
+    // Not awaited: the disk tier's write (serialise, mkdir, write, rename) is not the caller's business, and
+    // identical requests meanwhile share `inflight` (then the memory tier, written synchronously before its promise).
+    void this.cache
       .set(key, output)
       .catch((e) => this.logger.warn({ err: String(e) }, "compilation cache write failed"));
     return output;

@@ -25,7 +25,7 @@ type Slot = { worker: Worker; job: Job | undefined; loaded: string[]; timer?: No
 
 type Reply = { id: number; ok: boolean; result?: string; error?: string; loaded: string[] };
 
-const OOM_RE = /out of memory|Cannot enlarge memory|Array buffer allocation failed/i;
+const OOM_RE = /out of memory|Cannot enlarge memory|Array buffer allocation failed|Aborted\(OOM\)|bad_alloc/i;
 
 const crashed = (details: string) =>
   new CompilerError(
@@ -98,8 +98,13 @@ export class SolcJsPool {
   private spawn(): Slot {
     const worker = new Worker(SOLCJS_WORKER_SOURCE, {
       eval: true,
-      workerData: { wrapperPath, maxLoaded: this.opts.maxLoadedPerWorker },
-      // Bounds the JS heap; WebAssembly memory is bounded by the soljson build itself (at most 4 GB).
+      workerData: {
+        wrapperPath,
+        maxLoaded: this.opts.maxLoadedPerWorker,
+        // The worker refuses to grow a soljson's WebAssembly memory past this (see the worker source).
+        wasmLimitBytes: this.opts.memoryLimitMb * 1024 * 1024,
+      },
+      // Bounds the JS heap; the WebAssembly memory is bounded by the worker itself (above).
       resourceLimits: { maxOldGenerationSizeMb: this.opts.memoryLimitMb },
     });
     const slot: Slot = { worker, job: undefined, loaded: [] };

@@ -15,6 +15,20 @@ const Module = require("node:module");
 const wrapper = require(workerData.wrapperPath);
 const loaded = new Map();
 const EVENTS = ["uncaughtException", "unhandledRejection"];
+const BAD_ALLOC = '"message":"Unknown exception during compilation: Dynamic exception type: std::bad_alloc';
+
+// resourceLimits bound the JS heap only; a soljson's WebAssembly memory grows on its own (up to 4 GB) and never
+// shrinks. Refusing growth past the limit makes the compiler's allocation fail (it aborts or reports bad_alloc),
+// which the pool reports as running out of memory and answers by discarding this worker.
+if (workerData.wasmLimitBytes > 0 && typeof WebAssembly !== "undefined") {
+  const grow = WebAssembly.Memory.prototype.grow;
+  WebAssembly.Memory.prototype.grow = function (pages) {
+    if (this.buffer.byteLength + pages * 65536 > workerData.wasmLimitBytes) {
+      throw new RangeError("WebAssembly memory limit reached: out of memory");
+    }
+    return grow.call(this, pages);
+  };
+}
 
 function load(p) {
   const hit = loaded.get(p);
@@ -49,6 +63,9 @@ parentPort.on("message", (msg) => {
   try {
     const solc = load(msg.soljsonPath);
     const result = msg.type === "version" ? solc.version() : solc.compile(msg.input, { import: refuseImport });
+    // solc catches a failed allocation itself and answers with an error; the JSON key context cannot come from
+    // user text (its quotes would be escaped). The pool then reports running out of memory and drops this worker.
+    if (typeof result === "string" && result.includes(BAD_ALLOC)) throw new Error("out of memory (std::bad_alloc)");
     reply = { id: msg.id, ok: true, result };
   } catch (e) {
     reply = { id: msg.id, ok: false, error: String((e && e.message) || e) };

@@ -27,6 +27,7 @@ export function outcomeOf(r: VerifyResponse): JobOutcome {
           code: item.diagnosis ? "no_match" : "internal_error",
           message: item.message,
           ...(item.diagnosis ? { diagnosis: item.diagnosis } : {}),
+          ...(item.creationUnavailable ? { creationUnavailable: item.creationUnavailable } : {}),
         };
       }
       return {
@@ -37,6 +38,7 @@ export function outcomeOf(r: VerifyResponse): JobOutcome {
         contractName: item.contractName ?? null,
         fileName: item.fileName ?? null,
         alreadyVerified: item.alreadyVerified === true,
+        ...(item.creationUnavailable ? { creationUnavailable: item.creationUnavailable } : {}),
       };
     }
   }

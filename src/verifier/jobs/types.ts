@@ -25,6 +25,8 @@ export type JobOutcome =
       fileName: string | null;
       /** The store already held a full match and kept it; this request matched only partially. */
       alreadyVerified: boolean;
+      /** Why only the runtime code was matched (the creation could not be found). */
+      creationUnavailable?: string;
     }
   | {
       result: "failed";
@@ -33,6 +35,8 @@ export type JobOutcome =
       /** Compiler messages of a compilation failure. */
       errors?: string[];
       diagnosis?: FailureDiagnosis;
+      /** Why only the runtime code was compared (the creation could not be found). */
+      creationUnavailable?: string;
     };
 
 export type Job = {

@@ -6,14 +6,23 @@ import { type CreationLookupOptions, DEFAULT_CREATION_LOOKUP, lookUpCreation } f
 
 export { type CreationFacts, creationFromTransaction, indexedCreation } from "./creation.js";
 
-export type OnchainFacts =
-  | {
-      status: "valid";
-      runtimeCode: Hex;
-      creation: CreationFacts | null;
-      /** Why the creation could not be found (then only the runtime code is matched). */
-      creationUnavailable?: string;
-    }
+export type ValidFacts = {
+  status: "valid";
+  runtimeCode: Hex;
+  creation: CreationFacts | null;
+  /** Why the creation could not be found (then only the runtime code is matched). */
+  creationUnavailable?: string;
+};
+
+export type OnchainFacts = ValidFacts | { status: "invalid"; message: string };
+
+/**
+ * The first stage of the facts: whether the address holds code (all a validation result needs). The creation
+ * our index holds is still being read (`indexed`); it and, when needed, the node lookup are a second stage that
+ * may run while compiling.
+ */
+export type CodeFacts =
+  | { status: "code"; runtimeCode: Hex; indexed: Promise<CreationFacts | null> }
   | { status: "invalid"; message: string };
 
 /** Upstream's validation messages (Blockscout's proxy verifier), kept word for word for its clients. */
@@ -21,25 +30,36 @@ export const NOT_A_CONTRACT = "Address is not a smart-contract";
 export const SELF_DESTRUCTED = "Smart-contract was self-destructed";
 
 /**
- * Everything the verifier needs to know about one address before compiling: its runtime code and, where it can be
- * known, its creation. An address without code is INVALID: "self-destructed" when our index saw it created.
+ * The runtime code at `address`, and our index's read of its creation started alongside. Only the code is waited
+ * for: it decides validity. An address without code is INVALID: "self-destructed" when our index saw it created.
  */
-export async function loadOnchainFacts(
+export async function loadCode(
   chain: VerifierChain,
   db: Queryable | null,
   address: string,
-  opts: { creationTransactionHash?: string | null; lookup?: CreationLookupOptions } = {},
-): Promise<OnchainFacts> {
-  // The node and our index answer independently: one round trip's wait instead of two.
-  const [code, fromIndex] = await Promise.all([
-    chain.rpc.request<Hex>("eth_getCode", [address, "latest"]),
-    chain.config.indexed && db ? indexedCreation(db, address) : null,
-  ]);
+): Promise<CodeFacts> {
+  const indexed: Promise<CreationFacts | null> =
+    chain.config.indexed && db ? indexedCreation(db, address) : Promise.resolve(null);
+  // Awaited later (or below); until then a failure must not count as unhandled.
+  indexed.catch(() => {});
+  const code = await chain.rpc.request<Hex>("eth_getCode", [address, "latest"]);
   const runtimeCode = code.toLowerCase() as Hex;
   if (runtimeCode === "0x" || runtimeCode === ("0x0" as Hex)) {
-    return { status: "invalid", message: fromIndex ? SELF_DESTRUCTED : NOT_A_CONTRACT };
+    return { status: "invalid", message: (await indexed) ? SELF_DESTRUCTED : NOT_A_CONTRACT };
   }
-  let creation = fromIndex;
+  return { status: "code", runtimeCode, indexed };
+}
+
+/** Completes the facts of an address with code: the indexed creation, else the given transaction, else the node. */
+export async function loadCreation(
+  chain: VerifierChain,
+  db: Queryable | null,
+  address: string,
+  code: Extract<CodeFacts, { status: "code" }>,
+  opts: { creationTransactionHash?: string | null; lookup?: CreationLookupOptions } = {},
+): Promise<ValidFacts> {
+  const { runtimeCode } = code;
+  let creation = await code.indexed;
   if (!creation && opts.creationTransactionHash) {
     creation = await creationFromTransaction(chain, address, opts.creationTransactionHash).catch(() => null);
   }
@@ -49,4 +69,15 @@ export async function loadOnchainFacts(
   return found.creation
     ? { status: "valid", runtimeCode, creation: found.creation }
     : { status: "valid", runtimeCode, creation: null, creationUnavailable: found.unavailable };
+}
+
+/** Everything the verifier needs to know about one address before matching: both stages in a row. */
+export async function loadOnchainFacts(
+  chain: VerifierChain,
+  db: Queryable | null,
+  address: string,
+  opts: { creationTransactionHash?: string | null; lookup?: CreationLookupOptions } = {},
+): Promise<OnchainFacts> {
+  const code = await loadCode(chain, db, address);
+  return code.status === "invalid" ? code : loadCreation(chain, db, address, code, opts);
 }

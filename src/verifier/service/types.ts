@@ -39,11 +39,23 @@ export type VerifyDeps = {
   /** Verifier chains by decimal id. */
   chains: ReadonlyMap<string, VerifierChain>;
   compilers: VerifierCompilers;
-  /** Our database: the index (creation data of the indexed chain) and the verified-contract store. */
+  /**
+   * Our database: the index (creation data of the indexed chain) and the verified-contract store. A pool, not a
+   * transaction: the store's write commits on its own, asynchronously (see saveVerifiedContract).
+   */
   db: Queryable;
   /** How creations missing from the index are looked up (wait for the indexer, RPC budget); defaults apply. */
   creationLookup?: CreationLookupOptions;
+  /** Told how long each phase of a request took (benchmarks, profiling); phases may overlap. */
+  phases?: (phase: VerifyPhase, ms: number) => void;
 };
+
+/**
+ * Phases of one verify request: `code` (eth_getCode and our index, per request), `creation` (creation facts not
+ * in the index: node lookup), `storedLookup` (the store's compilations of these inputs), `compile` (every compiler
+ * call, cache included), `match`, `store` (the store's writes).
+ */
+export type VerifyPhase = "code" | "creation" | "storedLookup" | "compile" | "match" | "store";
 
 export type ContractRef = {
   /** Decimal chain id (a number is accepted too). */

@@ -27,7 +27,7 @@ import {
   withOutputSelection,
 } from "./inputs.js";
 import { checkRequestLimits } from "./limits.js";
-import { loadOnchainFacts, type OnchainFacts } from "./onchain.js";
+import { type CodeFacts, loadCode, loadCreation, type OnchainFacts } from "./onchain.js";
 import { fitsKnownCreation, storedCandidates, storedFullMatch } from "./stored.js";
 import type {
   ContractRef,
@@ -44,7 +44,13 @@ type Target = {
   creationTransactionHash: string | null;
   knownFacts?: OnchainFacts;
 };
-type Facts = OnchainFacts | { status: "error"; message: string };
+type OnchainError = { status: "error"; message: string };
+type Facts = OnchainFacts | OnchainError;
+
+const onchainError = (e: unknown): OnchainError => ({
+  status: "error",
+  message: `Error while retrieving on-chain data: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`,
+});
 
 const ADDRESS_RE = /^(0x)?[0-9a-fA-F]{40}$/;
 
@@ -115,7 +121,9 @@ async function compileAttempt(
     // Vyper's selection depends on the version and on which files are contracts (src/verifier/vyper).
     const input =
       language === "Vyper" ? vyperCompilerInput(raw, parseVyperVersion(version)) : withOutputSelection(raw);
+    const t = performance.now();
     const output = await deps.compilers.compile({ language, version, input });
+    deps.phases?.("compile", performance.now() - t);
     const errors = compileErrors(output);
     if (errors.length) return { ok: false, errors: errors.map((e) => e.formattedMessage ?? e.message) };
     const lang = languageOf(input, language);
@@ -126,7 +134,9 @@ async function compileAttempt(
           mayHoldSeveralAuxdata(c.compiled.creationCode) || mayHoldSeveralAuxdata(c.compiled.runtimeCode),
       )
     ) {
+      const t2 = performance.now();
       const edited = await deps.compilers.compile({ language, version, input: editedForAuxdata(input) });
+      deps.phases?.("compile", performance.now() - t2);
       if (compileErrors(edited).length === 0) {
         found = withDiffedAuxdata(found, contractsFromOutput(edited, raw, lang, engineVersion));
       }
@@ -175,49 +185,46 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
   );
   if (targets.length === 0) return { kind: "verification", items: [] };
 
+  const phase = deps.phases;
+  const since = (t: number) => performance.now() - t;
+  const started = performance.now();
   // The store's compilations of these inputs are looked up while the chain is asked (they do not depend on it).
-  const storedLookup = storedCandidates(deps.db, req.language, version, attempts[0]!.inputs).catch(
-    (): CandidateContract[] => [],
-  );
-  const facts: Facts[] = await Promise.all(
-    targets.map((t) =>
-      (t.knownFacts
-        ? Promise.resolve(t.knownFacts)
-        : loadOnchainFacts(deps.chains.get(t.chainId)!, deps.db, t.address, {
-            creationTransactionHash: t.creationTransactionHash,
-            ...(deps.creationLookup ? { lookup: deps.creationLookup } : {}),
-          })
-      ).catch(
-        (e: unknown): Facts => ({
-          status: "error",
-          message: `Error while retrieving on-chain data: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`,
-        }),
-      ),
+  const storedLookup = storedCandidates(deps.db, req.language, version, attempts[0]!.inputs)
+    .catch((): CandidateContract[] => [])
+    .finally(() => phase?.("storedLookup", since(started)));
+  // First stage: is there code at every address? That alone decides a validation result, before any compiling.
+  const codes = await Promise.all(
+    targets.map(
+      (t): Promise<OnchainFacts | CodeFacts | OnchainError> =>
+        t.knownFacts
+          ? Promise.resolve(t.knownFacts)
+          : loadCode(deps.chains.get(t.chainId)!, deps.db, t.address).catch(onchainError),
     ),
   );
-  if (facts.some((f) => f.status === "invalid")) {
+  phase?.("code", since(started));
+  if (codes.some((f) => f.status === "invalid")) {
     return {
       kind: "validation",
       items: targets.map((t, i): ValidationItem => {
-        const f = facts[i]!;
+        const f = codes[i]!;
         return f.status === "invalid"
           ? { status: "INVALID", message: f.message, chainId: t.chainId, address: t.address }
           : { status: "VALID", message: "Ok", chainId: t.chainId, address: t.address };
       }),
     };
   }
-
-  // Copies of verified contracts match the store's compiled code; when every contract is one, nothing compiles.
-  const storedCompiled = await storedLookup;
-  const stored = facts.map((f) =>
-    f.status === "valid"
-      ? storedFullMatch(storedCompiled, {
-          runtimeCode: f.runtimeCode,
-          creationInput: f.creation?.creationInput ?? null,
-        })
-      : null,
-  );
-  const allStored = stored.some(Boolean) && stored.every((w, i) => w || facts[i]!.status !== "valid");
+  // Second stage: creations missing from our index come from the node, while the compiler runs.
+  const creationStarted = performance.now();
+  const factsReady: Promise<Facts[]> = Promise.all(
+    codes.map((c, i): Promise<Facts> => {
+      if (c.status !== "code") return Promise.resolve(c as Facts);
+      const t = targets[i]!;
+      return loadCreation(deps.chains.get(t.chainId)!, deps.db, t.address, c, {
+        creationTransactionHash: t.creationTransactionHash,
+        ...(deps.creationLookup ? { lookup: deps.creationLookup } : {}),
+      }).catch(onchainError);
+    }),
+  ).finally(() => phase?.("creation", since(creationStarted)));
 
   // Attempts compile lazily, once per request; the first one must compile (its errors are the user's).
   const compiled: Array<Promise<AttemptResult> | undefined> = [];
@@ -225,7 +232,25 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
     compiled[k] ??= compileAttempt(deps, req.language, version, attempts[k]!).catch(compilerFailure);
     return compiled[k]!;
   };
-  const first: AttemptResult = allStored ? { ok: true, candidates: [] } : await attemptResult(0);
+  // Copies of verified contracts match the store's compiled code; when every contract is one, nothing compiles.
+  // Without a stored compilation of these inputs the compiler starts at once, beside the creation lookups.
+  const storedCompiled = await storedLookup;
+  const [facts, early] = await Promise.all([
+    factsReady,
+    storedCompiled.length === 0 ? attemptResult(0) : null,
+  ]);
+  const matchStarted = performance.now();
+  const stored = facts.map((f) =>
+    f.status === "valid" && storedCompiled.length > 0
+      ? storedFullMatch(storedCompiled, {
+          runtimeCode: f.runtimeCode,
+          creationInput: f.creation?.creationInput ?? null,
+        })
+      : null,
+  );
+  let matchMs = since(matchStarted);
+  const allStored = stored.some(Boolean) && stored.every((w, i) => w || facts[i]!.status !== "valid");
+  const first: AttemptResult = early ?? (allStored ? { ok: true, candidates: [] } : await attemptResult(0));
   if (!first.ok) {
     return {
       kind: "compilationFailure",
@@ -252,10 +277,12 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
     for (let k = 0; k < attempts.length && !winner; k++) {
       const r = await attemptResult(k);
       if (!r.ok) continue;
+      const t = performance.now();
       const tried = r.candidates.map((candidate) => ({
         candidate,
         result: matchContract(candidate.compiled, onchain),
       }));
+      matchMs += since(t);
       if (k === 0) firstTried = tried;
       const eligible = tried.filter((x) => fitsKnownCreation(x.result, onchain.creationInput));
       const best = selectBestMatch(eligible.map((x) => x.result));
@@ -277,14 +304,18 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
     }
     // A stored winner's compilation is in the store. A compiled one is most likely new when the store had no
     // compilation of these inputs (if it has one after all, the write keeps it and only costs the bytes sent).
+    const storeStarted = performance.now();
     const saved = await saveVerifiedContract(
       deps.db,
       toRecord(req.language, version, t, f, winner),
       winner === stored[i] ? true : storedCompiled.length === 0 ? false : undefined,
+      { asyncCommit: true },
     );
+    phase?.("store", since(storeStarted));
     const item = successItem(deps, t, winner, saved.record);
     items.push(f.creationUnavailable ? { ...item, creationUnavailable: f.creationUnavailable } : item);
   }
+  phase?.("match", matchMs);
   return { kind: "verification", items };
 }
 
