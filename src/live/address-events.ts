@@ -5,10 +5,8 @@ import { rangeChangedTokens, TOKEN_TYPES, tokenBalances } from "../explorer/toke
 import { type TokenBalanceItem, tokenBalanceView } from "../explorer/token-balance/view.js";
 import { rangeAddressTransfers } from "../explorer/token-transfer/query.js";
 import { type ExplorerDb, renderTransfers } from "../explorer/token-transfer/service.js";
-import { transferAddresses } from "../explorer/token-transfer/view.js";
 import { rangeAddressTransactions } from "../explorer/transaction/query.js";
 import { renderTransactions } from "../explorer/transaction/service.js";
-import { transactionAddresses } from "../explorer/transaction/view.js";
 import type { LiveHub } from "./hub.js";
 
 /** Blockscout sends at most this many current token balances of one type in an `updated_token_balances_*`. */
@@ -104,7 +102,7 @@ export async function publishAddressEvents(
     watchedSet,
     txs,
     txViews,
-    (r) => transactionAddresses([r]),
+    (r) => [r.from_address, r.to_address, r.contract_address].flatMap((a) => (a ? [fromBytea(a)] : [])),
     maxItems,
     "transaction",
     "transactions",
@@ -114,7 +112,7 @@ export async function publishAddressEvents(
     watchedSet,
     transfers,
     transferViews,
-    (r) => transferAddresses([r]),
+    (r) => [fromBytea(r.from_address), fromBytea(r.to_address)],
     maxItems,
     "token_transfer",
     "token_transfers",
