@@ -14,6 +14,7 @@ import { nftPageQuery } from "../src/explorer/nft/query.js";
 import { buildApp } from "../src/http/app.js";
 import { packagePath } from "../src/util/package-root.js";
 import type { LoadResult } from "./api-load.js";
+import { resultsTable } from "./benchmarks-doc.js";
 
 const execFileP = promisify(execFile);
 const BASE = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -237,14 +238,7 @@ export function writeNftSection(
   } catch {
     doc = "# Benchmarks\n";
   }
-  const table = [
-    "| Server | Page | req/s | p50 ms | p99 ms | errors |",
-    "|---|---|---:|---:|---:|---:|",
-    ...r.rows.map(
-      (x) =>
-        `| ${x.target} | ${x.page} | ${x.rps.toFixed(0)} | ${x.p50.toFixed(1)} | ${x.p99.toFixed(1)} | ${x.errors} |`,
-    ),
-  ].join("\n");
+  const table = resultsTable(r.rows);
   const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
   const met =
     r.ratios.throughputFirst >= 0.8 && r.ratios.throughputDeep >= 0.8 && r.ratios.deepOverFirstLatency <= 1.2;

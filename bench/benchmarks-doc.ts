@@ -19,3 +19,24 @@ export function replaceBenchmarkSection(heading: string, section: string): void 
   }
   writeFileSync(path, doc);
 }
+
+/** The table of a server-vs-baseline part: one row per server and page, medians over rounds. */
+export function resultsTable(
+  rows: ReadonlyArray<{
+    target: string;
+    page: string;
+    rps: number;
+    p50: number;
+    p99: number;
+    errors: number;
+  }>,
+): string {
+  return [
+    "| Server | Page | req/s | p50 ms | p99 ms | errors |",
+    "|---|---|---:|---:|---:|---:|",
+    ...rows.map(
+      (x) =>
+        `| ${x.target} | ${x.page} | ${x.rps.toFixed(0)} | ${x.p50.toFixed(1)} | ${x.p99.toFixed(1)} | ${x.errors} |`,
+    ),
+  ].join("\n");
+}

@@ -1,5 +1,5 @@
 import type { Socket } from "phoenix";
-import type { Hex } from "viem";
+import { getContractAddress, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rpc, waitForReceipt } from "./helpers/activity.js";
 import { collect, join, phoenixSocket } from "./helpers/live.js";
@@ -77,6 +77,7 @@ const SMART_CONTRACT_KEYS = [
 describe("contracts: list, counters, the smart-contract object", () => {
   let env: VerifyFormEnv;
   let greeter: Hex;
+  let greeterCreation: Hex;
   let counter: Hex;
   let unverified: Hex;
   const sockets: Socket[] = [];
@@ -111,6 +112,7 @@ describe("contracts: list, counters, the smart-contract object", () => {
     const version = versionFor(env.compilers, "0.8.26");
     const g = await build(env.compilers, version, { "Greeter.sol": SOURCE }, settings);
     const c = await build(env.compilers, version, { "Counter.sol": OTHER }, settings);
+    greeterCreation = deployData(g.Greeter!, ["a copy"]);
     greeter = await env.deploy(deployData(g.Greeter!, ["hi"]));
     counter = await env.deploy(deployData(c.Counter!));
     unverified = await env.deploy(deployData(g.Greeter!, ["not verified"]));
@@ -199,5 +201,18 @@ describe("contracts: list, counters, the smart-contract object", () => {
     });
     const u = await get(`/api/v2/smart-contracts/${unverified}`);
     expect(u.body).toMatchObject({ is_verified: false, creation_status: "success", license_type: null });
+  });
+
+  it("tells a watched address that the indexer verified its new contract automatically", async () => {
+    const from = env.chain.accounts[0]!.address;
+    const nonce = await rpc<Hex>(env.chain.anvil.url, "eth_getTransactionCount", [from, "pending"]);
+    const next = getContractAddress({ from, nonce: BigInt(nonce) }).toLowerCase();
+    const socket = phoenixSocket(env.base);
+    sockets.push(socket);
+    const verified = collect(await join(socket, `addresses:${next}`), "smart_contract_was_verified");
+    expect((await env.deploy(greeterCreation)).toLowerCase()).toBe(next);
+    await env.sync();
+    expect(await verified.next()).toEqual({});
+    expect((await get(`/api/v2/addresses/${next}`)).body.is_verified).toBe(true);
   });
 });

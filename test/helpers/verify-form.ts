@@ -31,7 +31,19 @@ export type VerifyFormEnv = VerifierEnv & {
 export async function startVerifyFormEnv(
   o: { compilers?: (registry: CompilerRegistry) => FormCompilers } = {},
 ): Promise<VerifyFormEnv> {
-  const env = await startVerifierEnv();
+  let live: LiveUpdates | undefined;
+  // The socket hears the indexer's batches (smart_contract_was_verified of automatic verifications).
+  const env = await startVerifierEnv({
+    extensions: (db) => {
+      live = startLiveUpdates({
+        db: db.db,
+        databaseUrl: db.url,
+        logger: createLogger("silent"),
+        serve: true,
+      });
+      return [live.extension()];
+    },
+  });
   try {
     const compilers = o.compilers ? o.compilers(env.compilers) : env.compilers;
     const configs = withIndexedChain([], {
@@ -46,17 +58,14 @@ export async function startVerifyFormEnv(
       ]),
     );
     const db = env.db.db;
-    const live = startLiveUpdates({
-      db,
-      databaseUrl: env.db.url,
-      logger: createLogger("silent"),
-      serve: true,
-    });
+    const started = live!;
+    const hub = started.hub;
     const jobs = createJobRunner({
       db,
       verify: (req) => verify({ chains, compilers, db }, req),
       pollMs: 200,
-      onFinished: (job, outcome) => void live.publishVerification(job.address, verificationResultOf(outcome)),
+      onFinished: (job, outcome) =>
+        void started.publishVerification(job.address, verificationResultOf(outcome)),
     });
     await jobs.start();
     const server = await buildApp({
@@ -66,7 +75,7 @@ export async function startVerifyFormEnv(
       explorer: { verified: createVerifiedContractLookup(db) },
       verifier: { chains: configs, compilers, verify: (req) => verify({ chains, compilers, db }, req) },
       verificationApis: { db, chains, compilers, jobs },
-      live: { hub: live.hub },
+      live: { hub },
     });
     await server.listen({ port: 0, host: "127.0.0.1" });
     const base = `http://127.0.0.1:${(server.server.address() as { port: number }).port}`;
@@ -74,16 +83,17 @@ export async function startVerifyFormEnv(
       ...env,
       server,
       base,
-      live,
+      live: started,
       jobs,
       async stop() {
         await server.close();
         await jobs.stop();
-        await live.stop();
+        await started.stop();
         await env.stop();
       },
     };
   } catch (e) {
+    await live?.stop();
     await env.stop();
     throw e;
   }

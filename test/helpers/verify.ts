@@ -6,6 +6,7 @@ import type { VerifierHttpDeps } from "../../src/http/api-v1/plugin.js";
 import { type App, buildApp } from "../../src/http/app.js";
 import { automaticVerificationExtension } from "../../src/indexer/auto-verify/extension.js";
 import { countersExtension } from "../../src/indexer/counters/extension.js";
+import type { IndexerExtension } from "../../src/indexer/extension.js";
 import type { Indexer } from "../../src/indexer/runtime.js";
 import { packagePath } from "../../src/util/package-root.js";
 import type { VerifierChain } from "../../src/verifier/chain-clients.js";
@@ -90,6 +91,8 @@ export async function startVerifierEnv(
     secondChain?: boolean;
     compilers?: CompilerRegistry;
     creationLookup?: CreationLookupOptions;
+    /** Indexer parts beyond the defaults, made once the database exists (live updates). */
+    extensions?: (db: TestDb) => IndexerExtension[];
   } = {},
 ): Promise<VerifierEnv> {
   const chain = await startTestChain(o.hardfork ? { hardfork: o.hardfork } : {});
@@ -97,7 +100,7 @@ export async function startVerifierEnv(
   const db = await createTestDb();
   const indexer = await createTestIndexer(db.db, chain.anvil.url, {
     // The per-address counters too: the contracts list shows each contract's transactions count.
-    extensions: [automaticVerificationExtension(), countersExtension()],
+    extensions: [automaticVerificationExtension(), countersExtension(), ...(o.extensions?.(db) ?? [])],
   });
   const compilers = o.compilers ?? (await offlineVerifierCompilers());
   const others: ChainConfig[] = other

@@ -200,6 +200,34 @@ export async function addressObjectFromColumns(
   return addressView(f);
 }
 
+/**
+ * Address objects of several addresses whose table facts came as addressFactsSubquery columns of one statement
+ * (a page of holders): one verified-contract lookup for the addresses and their implementations together.
+ */
+export async function addressObjectsFromColumns(
+  rows: ReadonlyArray<{ address: Address; facts: AddressFactColumns }>,
+  deps: AddressDeps,
+): Promise<Map<Address, AddressObject>> {
+  const out = new Map<Address, AddressFacts>();
+  const impls: Address[] = [];
+  for (const { address, facts: row } of rows) {
+    const f = unknownAddressFacts(lower(address));
+    f.isContract = row.o_is_contract;
+    f.tokenName = row.o_token_name;
+    if (row.o_implementation) {
+      const impl = fromBytea(row.o_implementation) as Address;
+      setProxy(f, row.o_proxy_type!, impl);
+      impls.push(impl);
+    }
+    out.set(f.hash, f);
+  }
+  const verified = out.size
+    ? await (deps.verified ?? NO_VERIFIED_CONTRACTS)([...out.keys(), ...impls])
+    : new Map<Address, { name: string }>();
+  finishFacts(out.values(), verified, deps.tags ?? NO_TAGS);
+  return new Map([...out].map(([k, f]) => [k, addressView(f)]));
+}
+
 /** Address objects for several addresses, keyed by lower-case address. */
 export async function loadAddressObjects(
   db: Queryable,

@@ -1,10 +1,10 @@
 import type { Address } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
-import { type AddressDeps, loadAddressObjects } from "../address/query.js";
+import { type AddressDeps, addressObjectsFromColumns, loadAddressObjects } from "../address/query.js";
 import {
   type HolderCursor,
-  holderSource,
+  type HolderRow,
   holdersPage,
   instanceHoldersPage,
   PAGE_SIZE,
@@ -12,7 +12,7 @@ import {
 } from "./query.js";
 import { holdersView } from "./view.js";
 
-async function render(db: Queryable, rows: Awaited<ReturnType<typeof holdersPage>>, deps: AddressDeps) {
+async function render(db: Queryable, rows: readonly HolderRow[], deps: AddressDeps) {
   const addresses = await loadAddressObjects(
     db,
     rows.slice(0, PAGE_SIZE).map((r) => fromBytea(r.holder)),
@@ -28,9 +28,14 @@ export async function tokenHolders(
   cursor: HolderCursor | null,
   deps: AddressDeps,
 ) {
-  const type = await tokenType(db, token);
-  if (type === null) return null;
-  return render(db, await holdersPage(db, token, holderSource(type), cursor), deps);
+  // One statement: the token's type, the page and its holders' address facts.
+  const page = await holdersPage(db, token, cursor);
+  if (!page) return null;
+  const addresses = await addressObjectsFromColumns(
+    page.rows.slice(0, PAGE_SIZE).map((r) => ({ address: fromBytea(r.holder), facts: r })),
+    deps,
+  );
+  return holdersView(page.rows, PAGE_SIZE, addresses);
 }
 
 /** GET /tokens/{h}/instances/{id}/holders; null when the token is unknown or an ERC-20 (upstream's 404). */
