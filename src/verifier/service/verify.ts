@@ -1,6 +1,6 @@
 import { InvalidInputError } from "../../errors/base.js";
 import { CompilerError } from "../compilers/errors.js";
-import type { CompilerLanguage, StandardJsonInput } from "../compilers/index.js";
+import type { CompilerLanguage, CompilerOutput, StandardJsonInput } from "../compilers/index.js";
 import {
   type ContractMatch,
   type Hex,
@@ -110,15 +110,15 @@ type AttemptResult = { ok: true; candidates: CandidateContract[] } | { ok: false
 
 /**
  * Compiles one attempt (cached by the registry); a factory-like output is compiled a second time, edited, to find
- * where its auxdata sit. When the on-chain code already shows several auxdata (`speculate`), that second compile
- * starts beside the first instead of after it: a factory then costs one compile's time, not two.
+ * where its auxdata sit. When the on-chain code shows several auxdata (`speculate`, known from the facts), that
+ * second compile starts beside the first instead of after it: a factory then costs one compile's time, not two.
  */
 async function compileAttempt(
   deps: VerifyDeps,
   language: CompilerLanguage,
   version: string,
   attempt: CompileAttempt,
-  speculate: boolean,
+  speculate: Promise<boolean>,
 ): Promise<AttemptResult> {
   const started = performance.now();
   const engineVersion = version.replace(/^v/, "");
@@ -128,11 +128,15 @@ async function compileAttempt(
       // Vyper's selection depends on the version and on which files are contracts (src/verifier/vyper).
       const input =
         language === "Vyper" ? vyperCompilerInput(raw, parseVyperVersion(version)) : withOutputSelection(raw);
-      const compileEdited = () =>
-        deps.compilers.compile({ language, version, input: editedForAuxdata(input) });
-      const early = speculate ? compileEdited() : null;
-      // Unused when the output holds one auxdata after all (its output stays cached); never an unhandled rejection.
-      early?.catch(() => {});
+      // One edited compile per input, whoever asks first (the speculation or the output's own auxdata).
+      let editedRun: Promise<CompilerOutput> | undefined;
+      const compileEdited = () => {
+        editedRun ??= deps.compilers.compile({ language, version, input: editedForAuxdata(input) });
+        return editedRun;
+      };
+      // Starts as soon as the facts show several auxdata, which is usually while the first compile runs. Unused
+      // when the output holds one auxdata after all (its output stays cached); never an unhandled rejection.
+      void speculate.then((yes) => (yes ? compileEdited().catch(() => {}) : undefined));
       const output = await deps.compilers.compile({ language, version, input });
       const errors = compileErrors(output);
       if (errors.length) return { ok: false, errors: errors.map((e) => e.formattedMessage ?? e.message) };
@@ -144,7 +148,7 @@ async function compileAttempt(
             mayHoldSeveralAuxdata(c.compiled.creationCode) || mayHoldSeveralAuxdata(c.compiled.runtimeCode),
         )
       ) {
-        const edited = await (early ?? compileEdited());
+        const edited = await compileEdited();
         if (compileErrors(edited).length === 0) {
           found = withDiffedAuxdata(found, contractsFromOutput(edited, raw, lang, engineVersion));
         }
@@ -223,10 +227,6 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
       }),
     };
   }
-  // Code holding several auxdata (a factory) will need a second, edited compile: it may start with the first.
-  const severalAuxdataOnchain = codes.some(
-    (c) => (c.status === "code" || c.status === "valid") && mayHoldSeveralAuxdata(c.runtimeCode),
-  );
   // Second stage: creations missing from our index come from the node, while the compiler runs.
   const creationStarted = performance.now();
   const factsReady: Promise<Facts[]> = Promise.all(
@@ -240,10 +240,21 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
     }),
   ).finally(() => phase?.("creation", since(creationStarted)));
 
+  // Code holding several auxdata (a factory: in its runtime code, or only in its creation code when it deploys the
+  // other contract from its constructor) will need a second, edited compile: it may start beside the first.
+  const severalAuxdata: Promise<boolean> = codes.some(
+    (c) => (c.status === "code" || c.status === "valid") && mayHoldSeveralAuxdata(c.runtimeCode),
+  )
+    ? Promise.resolve(true)
+    : factsReady.then((all) =>
+        all.some(
+          (f) => f.status === "valid" && !!f.creation && mayHoldSeveralAuxdata(f.creation.creationInput),
+        ),
+      );
   // Attempts compile lazily, once per request; the first one must compile (its errors are the user's).
   const compiled: Array<Promise<AttemptResult> | undefined> = [];
   const attemptResult = (k: number) => {
-    compiled[k] ??= compileAttempt(deps, req.language, version, attempts[k]!, severalAuxdataOnchain).catch(
+    compiled[k] ??= compileAttempt(deps, req.language, version, attempts[k]!, severalAuxdata).catch(
       compilerFailure,
     );
     return compiled[k]!;
