@@ -1,6 +1,6 @@
 import { InvalidInputError } from "../../errors/base.js";
 import { CompilerError } from "../compilers/errors.js";
-import type { CompilerLanguage, StandardJsonInput } from "../compilers/index.js";
+import type { CompilerLanguage, CompilerOutput, StandardJsonInput } from "../compilers/index.js";
 import {
   type ContractMatch,
   type Hex,
@@ -108,42 +108,57 @@ const languageOf = (input: StandardJsonInput, fallback: CompilerLanguage): Langu
 
 type AttemptResult = { ok: true; candidates: CandidateContract[] } | { ok: false; errors: string[] };
 
-/** Compiles one attempt (cached by the registry); a factory-like output is compiled a second time, edited. */
+/**
+ * Compiles one attempt (cached by the registry); a factory-like output is compiled a second time, edited, to find
+ * where its auxdata sit. When the on-chain code shows several auxdata (`speculate`, known from the facts), that
+ * second compile starts beside the first instead of after it: a factory then costs one compile's time, not two.
+ */
 async function compileAttempt(
   deps: VerifyDeps,
   language: CompilerLanguage,
   version: string,
   attempt: CompileAttempt,
+  speculate: Promise<boolean>,
 ): Promise<AttemptResult> {
+  const started = performance.now();
   const engineVersion = version.replace(/^v/, "");
   const candidates: CandidateContract[] = [];
-  for (const raw of attempt.inputs) {
-    // Vyper's selection depends on the version and on which files are contracts (src/verifier/vyper).
-    const input =
-      language === "Vyper" ? vyperCompilerInput(raw, parseVyperVersion(version)) : withOutputSelection(raw);
-    const t = performance.now();
-    const output = await deps.compilers.compile({ language, version, input });
-    deps.phases?.("compile", performance.now() - t);
-    const errors = compileErrors(output);
-    if (errors.length) return { ok: false, errors: errors.map((e) => e.formattedMessage ?? e.message) };
-    const lang = languageOf(input, language);
-    let found = contractsFromOutput(output, raw, lang, engineVersion);
-    if (
-      found.some(
-        (c) =>
-          mayHoldSeveralAuxdata(c.compiled.creationCode) || mayHoldSeveralAuxdata(c.compiled.runtimeCode),
-      )
-    ) {
-      const t2 = performance.now();
-      const edited = await deps.compilers.compile({ language, version, input: editedForAuxdata(input) });
-      deps.phases?.("compile", performance.now() - t2);
-      if (compileErrors(edited).length === 0) {
-        found = withDiffedAuxdata(found, contractsFromOutput(edited, raw, lang, engineVersion));
+  try {
+    for (const raw of attempt.inputs) {
+      // Vyper's selection depends on the version and on which files are contracts (src/verifier/vyper).
+      const input =
+        language === "Vyper" ? vyperCompilerInput(raw, parseVyperVersion(version)) : withOutputSelection(raw);
+      // One edited compile per input, whoever asks first (the speculation or the output's own auxdata).
+      let editedRun: Promise<CompilerOutput> | undefined;
+      const compileEdited = () => {
+        editedRun ??= deps.compilers.compile({ language, version, input: editedForAuxdata(input) });
+        return editedRun;
+      };
+      // Starts as soon as the facts show several auxdata, which is usually while the first compile runs. Unused
+      // when the output holds one auxdata after all (its output stays cached); never an unhandled rejection.
+      void speculate.then((yes) => (yes ? compileEdited().catch(() => {}) : undefined));
+      const output = await deps.compilers.compile({ language, version, input });
+      const errors = compileErrors(output);
+      if (errors.length) return { ok: false, errors: errors.map((e) => e.formattedMessage ?? e.message) };
+      const lang = languageOf(input, language);
+      let found = contractsFromOutput(output, raw, lang, engineVersion);
+      if (
+        found.some(
+          (c) =>
+            mayHoldSeveralAuxdata(c.compiled.creationCode) || mayHoldSeveralAuxdata(c.compiled.runtimeCode),
+        )
+      ) {
+        const edited = await compileEdited();
+        if (compileErrors(edited).length === 0) {
+          found = withDiffedAuxdata(found, contractsFromOutput(edited, raw, lang, engineVersion));
+        }
       }
+      candidates.push(...found);
     }
-    candidates.push(...found);
+    return { ok: true, candidates };
+  } finally {
+    deps.phases?.("compile", performance.now() - started);
   }
-  return { ok: true, candidates };
 }
 
 /**
@@ -226,10 +241,23 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
     }),
   ).finally(() => phase?.("creation", since(creationStarted)));
 
+  // Code holding several auxdata (a factory: in its runtime code, or only in its creation code when it deploys the
+  // other contract from its constructor) will need a second, edited compile: it may start beside the first.
+  const severalAuxdata: Promise<boolean> = codes.some(
+    (c) => (c.status === "code" || c.status === "valid") && mayHoldSeveralAuxdata(c.runtimeCode),
+  )
+    ? Promise.resolve(true)
+    : factsReady.then((all) =>
+        all.some(
+          (f) => f.status === "valid" && !!f.creation && mayHoldSeveralAuxdata(f.creation.creationInput),
+        ),
+      );
   // Attempts compile lazily, once per request; the first one must compile (its errors are the user's).
   const compiled: Array<Promise<AttemptResult> | undefined> = [];
   const attemptResult = (k: number) => {
-    compiled[k] ??= compileAttempt(deps, req.language, version, attempts[k]!).catch(compilerFailure);
+    compiled[k] ??= compileAttempt(deps, req.language, version, attempts[k]!, severalAuxdata).catch(
+      compilerFailure,
+    );
     return compiled[k]!;
   };
   // Copies of verified contracts match the store's compiled code; when every contract is one, nothing compiles.
