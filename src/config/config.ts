@@ -43,6 +43,7 @@ export type Config = Readonly<{
   compilerTimeoutMs: number;
   compilerMemoryMb: number;
   verifierIndexWaitMs: number;
+  verifierAsyncCommit: boolean;
   verifierLookupMaxCalls: number;
   bodyLimit: number;
   corsOrigin: readonly string[];

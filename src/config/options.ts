@@ -310,6 +310,15 @@ export const OPTIONS = [
       "How long a verification waits for the indexer to reach a contract's creation before asking the node for it.",
   },
   {
+    key: "verifierAsyncCommit",
+    env: "VERIFIER_ASYNC_COMMIT",
+    flag: "verifier-async-commit",
+    kind: "bool",
+    default: "false",
+    description:
+      "Commit verification results without waiting for the WAL flush (about 1.7 ms less per verification; a crash of the database server may lose the last moments of results).",
+  },
+  {
     key: "verifierLookupMaxCalls",
     env: "VERIFIER_LOOKUP_MAX_CALLS",
     flag: "verifier-lookup-max-calls",

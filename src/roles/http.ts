@@ -13,7 +13,7 @@ import { describeDatabase, startupLine } from "../util/startup-line.js";
 import { verify } from "../verifier/service/index.js";
 import { createVerifiedContractLookup } from "../verifier/store/index.js";
 import type { Databases } from "./database.js";
-import { creationLookupOptions, type VerifierPart } from "./verifier.js";
+import { type VerifierPart, verifySettings } from "./verifier.js";
 
 export type HttpPart = { app: App; port: number; stop(): Promise<void> };
 
@@ -56,8 +56,7 @@ export async function startApiHttp(o: {
         return [...chains.values()].map((c) => c.config);
       },
       compilers,
-      verify: (req) =>
-        verify({ chains, compilers, db: dbs.db, creationLookup: creationLookupOptions(config) }, req),
+      verify: (req) => verify({ chains, compilers, db: dbs.db, ...verifySettings(config) }, req),
     },
     verificationApis: { db: dbs.db, chains, compilers, jobs },
     ...(o.live ? { live: o.live } : {}),

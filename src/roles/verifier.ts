@@ -15,6 +15,11 @@ import {
 } from "../verifier/jobs/index.js";
 import { verify } from "../verifier/service/index.js";
 
+/** The request-independent settings of `verify` (VERIFIER_* settings). */
+export function verifySettings(config: Config) {
+  return { creationLookup: creationLookupOptions(config), asyncCommit: config.verifierAsyncCommit };
+}
+
 /** How a verification finds a contract's creation when the index does not have it yet (VERIFIER_* settings). */
 export function creationLookupOptions(config: Config) {
   return { indexWaitMs: config.verifierIndexWaitMs, maxCalls: config.verifierLookupMaxCalls };
@@ -93,7 +98,7 @@ export async function startVerifier(o: {
   // meanwhile, and whatever needs the compilers (verify requests, jobs, the version lists) waits on `settled()`.
   const jobs = createJobRunner({
     db,
-    verify: (req) => verify({ chains, compilers, db, creationLookup: creationLookupOptions(config) }, req),
+    verify: (req) => verify({ chains, compilers, db, ...verifySettings(config) }, req),
     concurrency: Math.max(1, Math.min(4, config.compilerConcurrency)),
     leaseMs: config.jobLeaseMs,
     onFinished: (job, outcome, ms) => {

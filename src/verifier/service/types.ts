@@ -41,9 +41,14 @@ export type VerifyDeps = {
   compilers: VerifierCompilers;
   /**
    * Our database: the index (creation data of the indexed chain) and the verified-contract store. A pool, not a
-   * transaction: the store's write commits on its own, asynchronously (see saveVerifiedContract).
+   * transaction: the store's write commits on its own.
    */
   db: Queryable;
+  /**
+   * Commit the store's write without waiting for the WAL flush (VERIFIER_ASYNC_COMMIT, off by default): faster,
+   * but a crash of the database server may lose the last moments of results already answered as verified.
+   */
+  asyncCommit?: boolean;
   /** How creations missing from the index are looked up (wait for the indexer, RPC budget); defaults apply. */
   creationLookup?: CreationLookupOptions;
   /** Told how long each phase of a request took (benchmarks, profiling); phases may overlap. */

@@ -337,7 +337,7 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
       deps.db,
       toRecord(req.language, version, t, f, winner),
       winner === stored[i] ? true : storedCompiled.length === 0 ? false : undefined,
-      { asyncCommit: true },
+      { asyncCommit: deps.asyncCommit === true },
     );
     phase?.("store", since(storeStarted));
     const item = successItem(deps, t, winner, saved.record);
