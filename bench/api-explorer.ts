@@ -22,8 +22,12 @@ const CONCURRENCY = 8;
 
 /** The baseline: node:http, the page's SQL statement, rows serialised as they come (bytea as hex). */
 function baselineServer(db: Db, pages: readonly ExplorerPage[]): Server {
-  const hex = (_k: string, v: unknown) =>
-    v instanceof Uint8Array ? `0x${Buffer.from(v).toString("hex")}` : v instanceof Date ? v.toISOString() : v;
+  // The raw value (`this[k]`): JSON.stringify hands the replacer a Buffer already turned into {type, data} by its
+  // toJSON, which would write every bytea as an array of numbers.
+  const hex = function (this: Record<string, unknown>, k: string, v: unknown) {
+    const raw = this[k];
+    return raw instanceof Uint8Array ? `0x${Buffer.from(raw).toString("hex")}` : v;
+  };
   return createServer(async (req, res) => {
     const u = new URL(req.url ?? "/", "http://x");
     const page = pages.find((p) => `/${p.id}` === u.pathname);
