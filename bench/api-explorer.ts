@@ -22,8 +22,12 @@ const CONCURRENCY = 8;
 
 /** The baseline: node:http, the page's SQL statement, rows serialised as they come (bytea as hex). */
 function baselineServer(db: Db, pages: readonly ExplorerPage[]): Server {
-  const hex = (_k: string, v: unknown) =>
-    v instanceof Uint8Array ? `0x${Buffer.from(v).toString("hex")}` : v instanceof Date ? v.toISOString() : v;
+  // The raw value (`this[k]`): JSON.stringify hands the replacer a Buffer already turned into {type, data} by its
+  // toJSON, which would write every bytea as an array of numbers.
+  const hex = function (this: Record<string, unknown>, k: string, v: unknown) {
+    const raw = this[k];
+    return raw instanceof Uint8Array ? `0x${Buffer.from(raw).toString("hex")}` : v;
+  };
   return createServer(async (req, res) => {
     const u = new URL(req.url ?? "/", "http://x");
     const page = pages.find((p) => `/${p.id}` === u.pathname);
@@ -50,6 +54,8 @@ export type ExplorerBenchResult = {
     throughputDeep: number;
     deepOverFirst: number;
     baselineDeepOverFirst: number;
+    /** Bytes of the first page's body: Lookout's (Blockscout's shape) and the baseline's (raw rows). */
+    bytes: { lookout: number; baseline: number };
   }>;
   missing: string[];
   counters: { busy: number; quiet: number; ratio: number } | null;
@@ -68,6 +74,7 @@ export async function runExplorerBench(log: (m: string) => void = console.log): 
     const baseline = `http://127.0.0.1:${(base.address() as AddressInfo).port}`;
     const combos: Combo[] = [];
     const missing: string[] = [];
+    const bytes = new Map<string, { lookout: number; baseline: number }>();
     for (const p of EXPLORER_PAGES) {
       const first = `${lookout}${p.path(BUSY)}`;
       const probe = await fetch(first);
@@ -75,6 +82,10 @@ export async function runExplorerBench(log: (m: string) => void = console.log): 
         missing.push(`${p.id} (${p.path(BUSY)}: HTTP ${probe.status})`);
         continue;
       }
+      bytes.set(p.id, {
+        lookout: (await probe.arrayBuffer()).byteLength,
+        baseline: (await (await fetch(`${baseline}/${p.id}`)).arrayBuffer()).byteLength,
+      });
       const deep = new URLSearchParams(await p.deepCursor(db)).toString();
       combos.push(
         { page: p.id, depth: "first", target: "Lookout", url: first },
@@ -127,6 +138,7 @@ export async function runExplorerBench(log: (m: string) => void = console.log): 
         baselineDeepOverFirst: perRound(
           (j) => r("deep", "baseline")[j]!.p50 / r("first", "baseline")[j]!.p50,
         ),
+        bytes: bytes.get(p.id)!,
       };
     });
     const counters = hasCounters
@@ -160,7 +172,8 @@ export function writeExplorerSection(r: ExplorerBenchResult, machine: string): v
   const goals = r.pages.map(
     (p) =>
       `- ${p.page}: throughput vs baseline first page ${pct(p.throughputFirst)}, deep page ${pct(p.throughputDeep)} (goal ≥ 90 %); ` +
-      `deep/first p50 ${p.deepOverFirst.toFixed(2)} (goal ≤ 1.1; the baseline's own ${p.baselineDeepOverFirst.toFixed(2)}). ` +
+      `deep/first p50 ${p.deepOverFirst.toFixed(2)} (goal ≤ 1.1; the baseline's own ${p.baselineDeepOverFirst.toFixed(2)}); ` +
+      `a page is ${n(p.bytes.lookout)} bytes from Lookout, ${n(p.bytes.baseline)} from the baseline. ` +
       `Goal ${p.throughputFirst >= 0.9 && p.throughputDeep >= 0.9 && p.deepOverFirst <= 1.1 ? "met" : "not met"} in this run.`,
   );
   const section = `## Explorer API: address pages
