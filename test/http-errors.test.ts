@@ -160,4 +160,12 @@ describe("framework errors in each API's own dialect", () => {
       expect(a.body.errors[0].source.pointer).toBe("/block_number");
     }
   });
+
+  it("a NUL character in a query member is bad input in each dialect, not a database error", async () => {
+    // Found by the route fuzz test: PostgreSQL text cannot hold NUL, and the search sent it to a query.
+    const q = `q=0x70997970c51812dc3a010c7d01b50e0d17dc79c8%00`;
+    expectDialect("blockscout", await inject({ url: `/api/v2/search/quick?${q}` }), 422);
+    expectDialect("blockscout", await inject({ url: `/api/v2/tokens?${q}` }), 422);
+    expectDialect("etherscan", await inject({ url: "/api?module=contract&action=getabi&address=%00" }), 200);
+  });
 });
