@@ -2,6 +2,7 @@ import type { InjectOptions } from "light-my-request";
 import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromBytea } from "../src/db/bytes.js";
+import { FORM_METHODS } from "../src/explorer/smart-contract/verification-form.js";
 import { coinBalanceExtension } from "../src/indexer/balances/extension.js";
 import { deployActivityContracts, mineActivity, rpc } from "./helpers/activity.js";
 import { explorerExtensions } from "./helpers/explorer-index.js";
@@ -41,7 +42,14 @@ function prng(seed: number) {
   return { next, int, pick, hex };
 }
 
-type Real = { addresses: string[]; txs: string[]; blocks: string[]; blockHashes: string[]; tokens: string[] };
+type Real = {
+  addresses: string[];
+  txs: string[];
+  blocks: string[];
+  blockHashes: string[];
+  tokens: string[];
+  chainId: number;
+};
 
 function generators(r: ReturnType<typeof prng>, real: Real) {
   const NUMBERS = [
@@ -304,13 +312,23 @@ function generators(r: ReturnType<typeof prng>, real: Real) {
     if (k === 12) return { payload: Buffer.from(Array.from({ length: 64 }, () => r.int(256))) };
     return { payload: "" };
   };
-  return { urlValue, query, body };
+  /** A path parameter: half the time a value its route takes (so handlers go past their checks), else any. */
+  const param = (name: string): string => {
+    if (r.next() < 0.5) {
+      if (name === ":method") return r.pick(FORM_METHODS);
+      if (/chainId/.test(name)) return String(real.chainId);
+      if (/token_id/.test(name)) return r.pick(["1", "2", "5", "0"]);
+      if (/address|hash|verificationId/.test(name)) return encodeURIComponent(realValue());
+    }
+    return urlValue();
+  };
+  return { urlValue, query, body, param };
 }
 
 describe("fuzzed requests over every route", () => {
   let env: FullApp;
   const routes: Route[] = [];
-  const real: Real = { addresses: [], txs: [], blocks: [], blockHashes: [], tokens: [] };
+  const real: Real = { addresses: [], txs: [], blocks: [], blockHashes: [], tokens: [], chainId: 0 };
 
   beforeAll(async () => {
     env = await startFullApp(
@@ -344,6 +362,7 @@ describe("fuzzed requests over every route", () => {
     const head = Number(await rpc<Hex>(url, "eth_blockNumber"));
     real.blocks = [String(head), String(head - 1), "0", "1"];
     real.tokens = [...(await hexes("select address as v from tokens")), nft];
+    real.chainId = env.chain.anvil.chainId;
   }, 300_000);
   afterAll(async () => {
     await env?.stop();
@@ -359,9 +378,12 @@ describe("fuzzed requests over every route", () => {
     for (let i = 0; i < TOTAL; i++) {
       // Every route in turn, so each gets its share; now and then a method it does not serve.
       const route = unique[i % unique.length]!;
-      const path = route.url
+      // The catch-all routes (`*`: CORS preflights) are written without the leading slash.
+      const path = (route.url.startsWith("/") ? route.url : `/${route.url}`)
         .split("/")
-        .map((seg) => (seg.startsWith(":") || seg === "*" ? g.urlValue() : seg))
+        .map((seg) =>
+          seg.startsWith(":") ? seg.split("|").map(g.param).join("") : seg === "*" ? g.urlValue() : seg,
+        )
         .join("/");
       const method = r.next() < 0.03 ? r.pick(["PUT", "DELETE", "PATCH", "POST", "GET"]) : route.method;
       const o: InjectOptions = { method: method as InjectOptions["method"], url: `${path}${g.query()}` };

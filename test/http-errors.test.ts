@@ -168,4 +168,23 @@ describe("framework errors in each API's own dialect", () => {
     expectDialect("blockscout", await inject({ url: `/api/v2/tokens?${q}` }), 422);
     expectDialect("etherscan", await inject({ url: "/api?module=contract&action=getabi&address=%00" }), 200);
   });
+
+  it("a multipart body the parser cannot read is a 422 of the verify form, not a 5xx", async () => {
+    // Found by the route fuzz test: no boundary, a wrong one, or a body cut short answered 500.
+    const part = '--b1\r\nContent-Disposition: form-data; name="a"\r\n\r\nx\r\n';
+    for (const [type, payload] of [
+      ["multipart/form-data; boundary=b1", part],
+      ["multipart/form-data; boundary=b1", `${part}--b1`],
+      ["multipart/form-data; boundary=b2", `${part}--b1--\r\n`],
+      ["multipart/form-data", `${part}--b1--\r\n`],
+    ] as const) {
+      const a = await inject({
+        method: "POST",
+        url: `/api/v2/smart-contracts/${"0x".padEnd(42, "1")}/verification/via/multi-part`,
+        headers: { "content-type": type },
+        payload,
+      });
+      expectDialect("blockscout", a, 422);
+    }
+  });
 });
