@@ -11,6 +11,7 @@ import {
   formRequest,
 } from "../../explorer/smart-contract/verification-form.js";
 import type { CompilerVersionInfo } from "../../verifier/compilers/index.js";
+import { checkRequestLimits } from "../../verifier/service/index.js";
 import { getVerifiedContract } from "../../verifier/store/index.js";
 import { chainFor, type VerificationApiDeps } from "../etherscan/deps.js";
 import { ADDRESS_HASH_PATTERN } from "./errors.js";
@@ -105,6 +106,7 @@ export const verificationFormRoutes: FastifyPluginAsync<{ deps: VerificationForm
         : { fields: (req.body ?? {}) as Record<string, unknown>, files: [] };
       const chain = chainFor(deps, undefined);
       const request = formRequest(method as FormMethod, submission, chain.config.id, address);
+      checkRequestLimits(request);
 
       const code = await chain.rpc.request<string>("eth_getCode", [address, "latest"]).catch(() => null);
       if (code === "0x" || code === "0x0")
