@@ -1,8 +1,10 @@
 import type { AddressInfo } from "node:net";
 import { connect } from "node:net";
 import type { InjectOptions } from "fastify";
+import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FullApp, startFullApp } from "./helpers/full-app.js";
+import { deploy } from "./helpers/tokens.js";
 
 const ADDRESS = "0x0000000000000000000000000000000000000001";
 
@@ -158,6 +160,56 @@ describe("framework errors in each API's own dialect", () => {
       const a = await inject({ url: `${DIALECTS.blockscout.get}?block_number=${v}&items_count=50` });
       expectDialect("blockscout", a, 422);
       expect(a.body.errors[0].source.pointer).toBe("/block_number");
+    }
+  });
+
+  it("a NUL character in a query member is bad input in each dialect, not a database error", async () => {
+    // Found by the route fuzz test: PostgreSQL text cannot hold NUL, and the search sent it to a query.
+    const q = `q=0x70997970c51812dc3a010c7d01b50e0d17dc79c8%00`;
+    expectDialect("blockscout", await inject({ url: `/api/v2/search/quick?${q}` }), 422);
+    expectDialect("blockscout", await inject({ url: `/api/v2/tokens?${q}` }), 422);
+    expectDialect("etherscan", await inject({ url: "/api?module=contract&action=getabi&address=%00" }), 200);
+  });
+
+  it("a NUL character anywhere in a verify-form submission is a 422, not a database error", async () => {
+    // Found by probing what the fuzz test's form submissions reach: PostgreSQL's jsonb (the job queue) refuses U+0000.
+    const A = env.chain.accounts[0]!.address.toLowerCase() as Address;
+    const contract = await deploy(env.chain.anvil.url, A, "TestCoin", [1000n]);
+    const form = (fields: Record<string, unknown>) =>
+      inject({
+        method: "POST",
+        url: `/api/v2/smart-contracts/${contract}/verification/via/flattened-code`,
+        payload: {
+          compiler_version: "v0.8.26+commit.8a97fa7a",
+          source_code: "contract A {}",
+          contract_name: "A",
+          is_optimization_enabled: false,
+          ...fields,
+        },
+      });
+    expectDialect("blockscout", await form({ source_code: "contract A {}\u0000" }), 422);
+    expectDialect("blockscout", await form({ contract_name: "A\u0000" }), 422);
+    expectDialect("blockscout", await form({ compiler_version: "v0.8.26+commit.8a97fa7a\u0000" }), 422);
+    // The text "\u0000" (an escape in a Solidity string) is no NUL character: queued.
+    expect((await form({ source_code: 'contract A { string s = "\\u0000"; }' })).status).toBe(200);
+  });
+
+  it("a multipart body the parser cannot read is a 422 of the verify form, not a 5xx", async () => {
+    // Found by the route fuzz test: no boundary, a wrong one, or a body cut short answered 500.
+    const part = '--b1\r\nContent-Disposition: form-data; name="a"\r\n\r\nx\r\n';
+    for (const [type, payload] of [
+      ["multipart/form-data; boundary=b1", part],
+      ["multipart/form-data; boundary=b1", `${part}--b1`],
+      ["multipart/form-data; boundary=b2", `${part}--b1--\r\n`],
+      ["multipart/form-data", `${part}--b1--\r\n`],
+    ] as const) {
+      const a = await inject({
+        method: "POST",
+        url: `/api/v2/smart-contracts/${"0x".padEnd(42, "1")}/verification/via/multi-part`,
+        headers: { "content-type": type },
+        payload,
+      });
+      expectDialect("blockscout", a, 422);
     }
   });
 });

@@ -2,7 +2,12 @@ import cors from "@fastify/cors";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from "fastify";
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  LogController,
+  type RouteOptions,
+} from "fastify";
 import type { Config } from "../config/config.js";
 import type { Db } from "../db/db.js";
 import type { Metrics } from "../metrics/registry.js";
@@ -44,6 +49,8 @@ export type AppDeps = {
   metrics?: Metrics;
   /** Set when the database cannot be written (a read-only role): every write answers 503 with this reason. */
   readOnlyReason?: string | null;
+  /** Told of every route as it is registered (the route fuzz test enumerates the API with it). */
+  onRoute?: (route: RouteOptions) => void;
 };
 
 // The app as route modules see it: any logger, TypeBox schemas inferring handler types.
@@ -70,6 +77,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  if (deps.onRoute) app.addHook("onRoute", deps.onRoute);
   registerOps(app, { metrics: deps.metrics, readOnlyReason: deps.readOnlyReason });
   app.addHook("preHandler", rejectNonFiniteNumbers);
 

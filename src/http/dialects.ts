@@ -140,9 +140,18 @@ export function clientErrorHandler(err: Error & { code?: string; rawPacket?: unk
   );
 }
 
+/** A request member no column can hold: a non-finite number, or text with a NUL character (PostgreSQL text). */
+function unstorable(value: unknown): string | null {
+  if (typeof value === "number" && !Number.isFinite(value)) return "must be a finite integer";
+  if (typeof value === "string" && value.includes("\u0000")) return "must not contain NUL characters";
+  if (Array.isArray(value)) for (const v of value) if (unstorable(v)) return unstorable(v);
+  return null;
+}
+
 /**
- * Query and path numbers that JSON-schema coercion let through but that no integer column holds (`Infinity`,
- * `1e400`, `-Infinity`): rejected after validation as a validation error, which each plugin renders in its dialect.
+ * Query and path members that JSON-schema coercion let through but that no column holds (`Infinity`, `1e400`,
+ * `-Infinity` for integers, text with `%00`): rejected after validation as a validation error, which each plugin
+ * renders in its dialect.
  */
 export async function rejectNonFiniteNumbers(req: FastifyRequest) {
   for (const [context, values] of [
@@ -151,8 +160,9 @@ export async function rejectNonFiniteNumbers(req: FastifyRequest) {
   ] as const) {
     if (!values || typeof values !== "object") continue;
     for (const [key, value] of Object.entries(values as Record<string, unknown>)) {
-      if (typeof value === "number" && !Number.isFinite(value)) {
-        const err = new Error(`${key} must be a finite integer`) as FastifyError;
+      const problem = unstorable(value);
+      if (problem) {
+        const err = new Error(`${key} ${problem}`) as FastifyError;
         err.statusCode = 400;
         err.validation = [
           {
@@ -160,7 +170,7 @@ export async function rejectNonFiniteNumbers(req: FastifyRequest) {
             instancePath: `/${key}`,
             schemaPath: "",
             params: {},
-            message: "must be integer",
+            message: problem,
           },
         ];
         err.validationContext = context;

@@ -22,7 +22,10 @@ export type FullApp = {
  * The HTTP app with every API (explorer, proxy verifier, Etherscan, Sourcify) over one anvil, a test database and
  * the offline compilers. Verification jobs are queued but not run (no job runner started).
  */
-export async function startFullApp(config: Partial<AppDeps["config"]> = {}): Promise<FullApp> {
+export async function startFullApp(
+  config: Partial<AppDeps["config"]> = {},
+  extra: Pick<AppDeps, "onRoute" | "health"> = {},
+): Promise<FullApp> {
   const chain = await startTestChain();
   const db = await createTestDb();
   const compilers = await offlineVerifierCompilers();
@@ -46,6 +49,7 @@ export async function startFullApp(config: Partial<AppDeps["config"]> = {}): Pro
     explorer: { verified: createVerifiedContractLookup(db.db) },
     verifier: { chains: configs, compilers, verify: run },
     verificationApis: { db: db.db, chains, compilers, jobs },
+    ...extra,
   });
   return {
     app,

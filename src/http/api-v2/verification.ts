@@ -2,7 +2,7 @@ import multipart from "@fastify/multipart";
 import { Type } from "@sinclair/typebox";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { toBytea } from "../../db/bytes.js";
-import { InvalidInputError } from "../../errors/base.js";
+import { InvalidInputError, LookoutError } from "../../errors/base.js";
 import { LICENSE_TYPES, verificationConfigView } from "../../explorer/smart-contract/verification-config.js";
 import {
   FORM_METHODS,
@@ -11,6 +11,7 @@ import {
   formRequest,
 } from "../../explorer/smart-contract/verification-form.js";
 import type { CompilerVersionInfo } from "../../verifier/compilers/index.js";
+import { checkRequestLimits } from "../../verifier/service/index.js";
 import { getVerifiedContract } from "../../verifier/store/index.js";
 import { chainFor, type VerificationApiDeps } from "../etherscan/deps.js";
 import { ADDRESS_HASH_PATTERN } from "./errors.js";
@@ -36,20 +37,31 @@ const STARTED = { message: "Smart-contract verification started" };
 async function readMultipart(req: FastifyRequest, totalBytes: number): Promise<FormSubmission> {
   const out: FormSubmission = { fields: {}, files: [] };
   let total = 0;
-  for await (const part of req.parts()) {
-    if (part.type === "file") {
-      const buf = await part.toBuffer();
-      total += buf.length;
-      if (total > totalBytes)
-        throw new InvalidInputError(`The files exceed ${totalBytes} bytes in all`, { field: "files" });
-      out.files.push({
-        field: part.fieldname,
-        name: part.filename || part.fieldname,
-        content: buf.toString("utf8"),
-      });
-    } else {
-      out.fields[part.fieldname] = part.value;
+  try {
+    for await (const part of req.parts()) {
+      if (part.type === "file") {
+        const buf = await part.toBuffer();
+        total += buf.length;
+        if (total > totalBytes)
+          throw new InvalidInputError(`The files exceed ${totalBytes} bytes in all`, { field: "files" });
+        out.files.push({
+          field: part.fieldname,
+          name: part.filename || part.fieldname,
+          content: buf.toString("utf8"),
+        });
+      } else {
+        out.fields[part.fieldname] = part.value;
+      }
     }
+  } catch (e) {
+    // A body the multipart parser cannot read (no boundary, a wrong one, cut short) is the client's mistake (found
+    // by the route fuzz test: it answered 500); the parser's limit errors carry their 4xx status already.
+    const status = (e as { statusCode?: unknown }).statusCode;
+    if (e instanceof LookoutError || (typeof status === "number" && status < 500)) throw e;
+    throw new InvalidInputError(
+      `Malformed multipart/form-data body: ${e instanceof Error ? e.message : String(e)}`,
+      { field: "body", cause: e },
+    );
   }
   return out;
 }
@@ -94,6 +106,7 @@ export const verificationFormRoutes: FastifyPluginAsync<{ deps: VerificationForm
         : { fields: (req.body ?? {}) as Record<string, unknown>, files: [] };
       const chain = chainFor(deps, undefined);
       const request = formRequest(method as FormMethod, submission, chain.config.id, address);
+      checkRequestLimits(request);
 
       const code = await chain.rpc.request<string>("eth_getCode", [address, "latest"]).catch(() => null);
       if (code === "0x" || code === "0x0")

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Queryable } from "../../db/db.js";
+import { InvalidInputError } from "../../errors/base.js";
 import { outcomeOf, outcomeOfError } from "./outcome.js";
 import {
   claimJob,
@@ -141,6 +142,10 @@ export function createJobRunner(o: JobRunnerOptions): JobRunner {
 
   return {
     async submit(req) {
+      // PostgreSQL's jsonb cannot hold U+0000: a request carrying one anywhere (a name, a version, a setting) is
+      // refused as bad input rather than failing the insert.
+      if (holdsNul(req))
+        throw new InvalidInputError("The request contains a NUL character (U+0000), which cannot be stored");
       const c = req.contracts[0];
       const address = c.address.toLowerCase().replace(/^(0x)?/, "0x");
       const r = await insertJob(o.db, { chainId: String(c.chainId), address }, req);
@@ -195,4 +200,21 @@ export function createJobRunner(o: JobRunnerOptions): JobRunner {
       });
     },
   };
+}
+
+/** Whether any string (key or value) in `value` holds U+0000; iterative, so deep inputs cannot overflow the stack. */
+export function holdsNul(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === "string") {
+      if (v.includes("\u0000")) return true;
+    } else if (v !== null && typeof v === "object") {
+      for (const [k, x] of Object.entries(v)) {
+        if (k.includes("\u0000")) return true;
+        stack.push(x);
+      }
+    }
+  }
+  return false;
 }
