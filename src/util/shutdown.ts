@@ -1,7 +1,7 @@
 import type { Logger } from "./logger.js";
 
 /** The whole shutdown, every phase included (start-up, catch-up, following, compiling), ends within this. */
-export const SHUTDOWN_DEADLINE_MS = 9_000;
+export const SHUTDOWN_DEADLINE_MS = 8_000;
 
 /** How long a stop waits for the indexer's step in flight (a fetch from a frozen node never ends by itself). */
 export const INDEXER_STOP_WAIT_MS = 5_000;
