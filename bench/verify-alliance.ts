@@ -39,6 +39,7 @@ import {
   deploy,
   median,
   newCounts,
+  postStandardJson,
   r1,
   r2,
   r3,
@@ -180,25 +181,8 @@ export async function runAllianceBench(o: {
       await rawDb.query("delete from verified_compilations");
       await rawDb.query("delete from creation_lookups");
     };
-    const post = async (f: Fixture, address: Hex) => {
-      const body = JSON.stringify({
-        contracts: [{ chainId, address }],
-        compiler: f.version,
-        input: JSON.stringify(standardJson(f)),
-      });
-      const t0 = performance.now();
-      const res = await fetch(`${base}/api/v1/solidity/sources:verify-standard-json`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body,
-      });
-      const json = (await res.json()) as any;
-      const ms = performance.now() - t0;
-      const item = json?.contractVerificationResults?.items?.[0];
-      if (res.status !== 200 || !item || item.status === "FAILURE")
-        throw new Error(`${address}: ${res.status} ${JSON.stringify(json).slice(0, 500)}`);
-      return { ms, match: `${item.creationMatch ?? "-"}/${item.runtimeMatch ?? "-"}` };
-    };
+    const post = (f: Fixture, address: Hex) =>
+      postStandardJson(base, chainId, address, f.version, standardJson(f), address);
     /** One cold verification: nothing stored, nothing cached; it must compile. */
     const cold = async (f: Fixture, address: Hex) => {
       await emptyStore();

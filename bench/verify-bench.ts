@@ -46,7 +46,17 @@ import { offlineCompilers } from "../test/helpers/compilers.js";
 import { createTestIndexer, indexToHead } from "../test/helpers/indexer.js";
 import { type AllianceResult, runAllianceBench } from "./verify-alliance.js";
 import { type CorpusEntry, corpus } from "./verify-corpus.js";
-import { coldSwitch, type Deployment, deploy, median, pct, r1, r3, summary } from "./verify-tools.js";
+import {
+  coldSwitch,
+  type Deployment,
+  deploy,
+  median,
+  pct,
+  postStandardJson,
+  r1,
+  r3,
+  summary,
+} from "./verify-tools.js";
 
 const { values } = parseArgs({
   options: {
@@ -272,25 +282,8 @@ async function main() {
 
     const forget = (a: Hex) =>
       db.query("delete from verified_contracts where chain_id = $1 and address = $2", [chainId, toBytea(a)]);
-    const post = async (e: CorpusEntry, a: Hex) => {
-      const body = JSON.stringify({
-        contracts: [{ chainId, address: a }],
-        compiler: versionOf(e.version),
-        input: JSON.stringify(standardJson(e)),
-      });
-      const t0 = performance.now();
-      const res = await fetch(`${base}/api/v1/solidity/sources:verify-standard-json`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body,
-      });
-      const json = (await res.json()) as any;
-      const ms = performance.now() - t0;
-      const item = json?.contractVerificationResults?.items?.[0];
-      if (res.status !== 200 || !item || item.status === "FAILURE")
-        throw new Error(`${e.name} at ${a}: ${res.status} ${JSON.stringify(json).slice(0, 500)}`);
-      return { ms, match: `${item.creationMatch ?? "-"}/${item.runtimeMatch ?? "-"}` };
-    };
+    const post = (e: CorpusEntry, a: Hex) =>
+      postStandardJson(base, chainId, a, versionOf(e.version), standardJson(e), `${e.name} at ${a}`);
     const timed = async (f: () => Promise<unknown>) => {
       const t0 = performance.now();
       await f();

@@ -1,6 +1,7 @@
 /**
  * Pieces the verification benchmarks share: statistics, a cold switch on the compilation cache, counting wrappers
- * around the RPC client and the database (calls and statements per verification), and a deployment helper.
+ * around the RPC client and the database (calls and statements per verification), a deployment helper and the
+ * verification request itself.
  */
 import type { Hex } from "viem";
 import type { Rpc } from "../src/chain/rpc.js";
@@ -107,4 +108,31 @@ export async function deploy(url: string, from: Hex, data: Hex): Promise<Deploym
     blockNumber: Number(receipt.blockNumber),
     creationInput: data,
   };
+}
+
+/**
+ * One `POST /api/v1/solidity/sources:verify-standard-json` for one address, timed on the client; anything but a
+ * verified result (`label` names the contract in the error) fails the run.
+ */
+export async function postStandardJson(
+  base: string,
+  chainId: string | number,
+  address: Hex,
+  compiler: string,
+  input: unknown,
+  label: string,
+): Promise<{ ms: number; match: string }> {
+  const body = JSON.stringify({ contracts: [{ chainId, address }], compiler, input: JSON.stringify(input) });
+  const t0 = performance.now();
+  const res = await fetch(`${base}/api/v1/solidity/sources:verify-standard-json`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body,
+  });
+  const json = (await res.json()) as any;
+  const ms = performance.now() - t0;
+  const item = json?.contractVerificationResults?.items?.[0];
+  if (res.status !== 200 || !item || item.status === "FAILURE")
+    throw new Error(`${label}: ${res.status} ${JSON.stringify(json).slice(0, 500)}`);
+  return { ms, match: `${item.creationMatch ?? "-"}/${item.runtimeMatch ?? "-"}` };
 }

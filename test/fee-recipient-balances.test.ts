@@ -1,35 +1,14 @@
-import type { Address, Hex } from "viem";
+import type { Address } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
-import { fromBytea } from "../src/db/bytes.js";
-import type { Db } from "../src/db/db.js";
 import { coinBalanceExtension } from "../src/indexer/balances/extension.js";
 import { rpc } from "./helpers/activity.js";
 import { startTestChain, type TestChain } from "./helpers/anvil.js";
 import { createTestDb } from "./helpers/db.js";
 import { createTestIndexer, indexToHead } from "./helpers/indexer.js";
+import { balanceRows, wrongRows } from "./helpers/node-balances.js";
 import { startRacingNode } from "./helpers/racing-node.js";
 
-const q = (n: number) => `0x${n.toString(16)}`;
-type Row = { address: Address; block_number: number; value: string };
-
-async function balanceRows(db: Db): Promise<Row[]> {
-  const rows = await db.query<{ address: Uint8Array; block_number: number; value: string }>(
-    "select address, block_number, value::text as value from coin_balance_changes order by block_number, address",
-  );
-  return rows.map((r) => ({
-    address: fromBytea(r.address) as Address,
-    block_number: Number(r.block_number),
-    value: r.value,
-  }));
-}
-
-/** Rows whose value is not the node's balance at their block, with the node's balance beside. */
-async function wrongRows(url: string, rows: Row[]) {
-  const node = await Promise.all(
-    rows.map((r) => rpc<Hex>(url, "eth_getBalance", [r.address, q(r.block_number)])),
-  );
-  return rows.map((r, i) => ({ ...r, node: BigInt(node[i]!).toString() })).filter((r) => r.value !== r.node);
-}
+const _q = (n: number) => `0x${n.toString(16)}`;
 
 describe("coin balances of the fee recipient", () => {
   const chains: TestChain[] = [];

@@ -4,14 +4,13 @@ import { join } from "node:path";
 import type { Address, Hex } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../src/chain/anvil.js";
-import { fromBytea } from "../src/db/bytes.js";
-import type { Db } from "../src/db/db.js";
 import { createPostgresDb } from "../src/db/pg.js";
 import { createPgliteDb } from "../src/db/pglite.js";
 import { rpc } from "./helpers/activity.js";
 import { startTestChain, type TestChain } from "./helpers/anvil.js";
 import { type CliProcess, killAllCli, runCli } from "./helpers/cli.js";
 import { createTestDatabaseUrl } from "./helpers/db.js";
+import { balanceRows, wrongRows } from "./helpers/node-balances.js";
 
 /**
  * The acceptance test of exact balances under fast blocks: anvil mining a block every second, bursts of tipping
@@ -22,34 +21,6 @@ import { createTestDatabaseUrl } from "./helpers/db.js";
  */
 
 const q = (n: number) => `0x${n.toString(16)}`;
-type Row = { address: Address; block_number: number; value: string };
-
-async function balanceRows(db: Db): Promise<Row[]> {
-  const rows = await db.query<{ address: Uint8Array; block_number: number; value: string }>(
-    "select address, block_number, value::text as value from coin_balance_changes order by block_number, address",
-  );
-  return rows.map((r) => ({
-    address: fromBytea(r.address) as Address,
-    block_number: Number(r.block_number),
-    value: r.value,
-  }));
-}
-
-/** Rows whose value is not the node's balance at their block, with the node's balance beside (20 reads at once). */
-async function wrongRows(url: string, rows: Row[]) {
-  const wrong: Array<Row & { node: string }> = [];
-  for (let i = 0; i < rows.length; i += 20) {
-    const part = rows.slice(i, i + 20);
-    const node = await Promise.all(
-      part.map((r) => rpc<Hex>(url, "eth_getBalance", [r.address, q(r.block_number)])),
-    );
-    part.forEach((r, j) => {
-      const v = BigInt(node[j]!).toString();
-      if (v !== r.value) wrong.push({ ...r, node: v });
-    });
-  }
-  return wrong;
-}
 
 const head = async (url: string) => Number(await rpc<Hex>(url, "eth_blockNumber"));
 
