@@ -11,7 +11,9 @@ export function toByteaOrNull(hex: string | null | undefined): Buffer | null {
 
 /** A `bytea` value from either driver as lower-case 0x-hex. */
 export function fromBytea(value: Uint8Array): Hex {
-  return `0x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("hex")}`;
+  // node-postgres hands out Buffers already (no view to wrap); PGlite hands out plain Uint8Arrays.
+  const buf = value instanceof Buffer ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  return `0x${buf.toString("hex")}`;
 }
 
 export function fromByteaOrNull(value: Uint8Array | null | undefined): Hex | null {

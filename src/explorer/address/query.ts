@@ -115,33 +115,41 @@ export function addressFactsJoin(alias: string, column: string): { join: string;
   };
 }
 
+/** Column names per alias, built once: every row of every page reads them. */
+const factKeys = new Map<string, readonly string[]>();
+
 export function factColumns(row: object, alias: string): AddressFactColumns {
   const r = row as Record<string, unknown>;
+  let k = factKeys.get(alias);
+  if (!k) factKeys.set(alias, (k = FACT_NAMES.map((c) => `${alias}_${c}`)));
   return {
-    o_is_contract: r[`${alias}_is_contract`] as boolean,
-    o_token_name: r[`${alias}_token_name`] as string | null,
-    o_proxy_type: r[`${alias}_proxy_type`] as string | null,
-    o_implementation: r[`${alias}_implementation`] as Uint8Array | null,
-    o_verified_name: r[`${alias}_verified_name`] as string | null,
-    o_impl_verified_name: r[`${alias}_impl_verified_name`] as string | null,
+    o_is_contract: r[k[0]!] as boolean,
+    o_token_name: r[k[1]!] as string | null,
+    o_proxy_type: r[k[2]!] as string | null,
+    o_implementation: r[k[3]!] as Uint8Array | null,
+    o_verified_name: r[k[4]!] as string | null,
+    o_impl_verified_name: r[k[5]!] as string | null,
   };
 }
 
 /**
- * Address objects from facts a page statement brought (addressFactsJoin), keyed by lower-case address, with no
+ * Address objects from facts a page statement brought (addressFactsJoin; each entry: the address, the row and the
+ * alias its columns are under), keyed by lower-case address, with no
  * table queries: the verified names come with the facts when the store is `inSql`, else from one lookup for the
  * addresses and their implementations.
  */
 export async function addressObjectsFromFacts(
-  entries: Iterable<readonly [Uint8Array, AddressFactColumns]>,
+  entries: Iterable<readonly [address: Uint8Array, row: object, alias: string]>,
   deps: AddressDeps,
 ): Promise<Map<Address, AddressObject>> {
   const facts = new Map<Address, AddressFacts>();
   const impls: Address[] = [];
   const names = new Map<Address, { name: string }>();
-  for (const [bytes, row] of entries) {
+  for (const [bytes, columns, alias] of entries) {
     const a = fromBytea(bytes) as Address;
+    // A page repeats its own address on every row: read each address's columns once.
     if (facts.has(a)) continue;
+    const row = factColumns(columns, alias);
     const f = unknownAddressFacts(a);
     f.isContract = row.o_is_contract;
     f.tokenName = row.o_token_name;

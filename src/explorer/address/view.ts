@@ -1,4 +1,5 @@
-import { type Address, getAddress } from "viem";
+import type { Address } from "viem";
+import { checksummed } from "./checksum.js";
 import type { PublicTag } from "./tags.js";
 
 /** Everything known about one address, as the loader gathers it. */
@@ -34,9 +35,9 @@ export type AddressObject = {
 
 /** The one rendering of an address used by every endpoint. Pure. */
 export function addressView(f: AddressFacts): AddressObject {
-  const hash = getAddress(f.hash);
+  const hash = checksummed(f.hash);
   const implementations = (f.proxy?.implementations ?? []).map((i) => ({
-    address_hash: getAddress(i.address),
+    address_hash: checksummed(i.address),
     name: i.name,
   }));
   return {

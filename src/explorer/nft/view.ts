@@ -1,6 +1,7 @@
-import { type Address, getAddress } from "viem";
+import type { Address } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import { deriveMediaUrls, type Gateways, type TokenMetadata } from "../../tokens/metadata/index.js";
+import { checksummed } from "../address/checksum.js";
 import type { AddressObject } from "../address/view.js";
 import { type TokenObject, tokenFactsFromRow, tokenView } from "../tokens/view.js";
 import type { NftType } from "./params.js";
@@ -54,7 +55,7 @@ export function tokenInstanceView(p: {
     media_type: null,
     thumbnails: null,
     is_unique: p.unique,
-    holder_address_hash: p.holder ? getAddress(p.holder) : null,
+    holder_address_hash: p.holder ? checksummed(p.holder) : null,
   };
 }
 

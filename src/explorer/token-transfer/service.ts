@@ -2,7 +2,7 @@ import type { Address, Hex } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import type { Gateways } from "../../tokens/metadata/index.js";
-import { type AddressDeps, addressObjectsFromFacts, factColumns } from "../address/query.js";
+import { type AddressDeps, addressObjectsFromFacts } from "../address/query.js";
 import { verifiedAbisFor } from "../decoding/abi.js";
 import { decodeFunctionInput, methodName } from "../decoding/function-input.js";
 import { PAGE_SIZE, splitPage } from "../paging.js";
@@ -53,8 +53,8 @@ async function transactionMethods(
 
 function* rowFacts(rows: readonly TokenTransferRow[]) {
   for (const r of rows) {
-    yield [r.from_address, factColumns(r, "af")] as const;
-    yield [r.to_address, factColumns(r, "at")] as const;
+    yield [r.from_address, r, "af"] as const;
+    yield [r.to_address, r, "at"] as const;
   }
 }
 
@@ -67,7 +67,8 @@ export async function renderTransfers(
     addressObjectsFromFacts(rowFacts(rows), deps),
     transactionMethods(deps.db, rows),
   ]);
-  return rows.map((r) => tokenTransferView(r, { addresses, methods, gateways: deps.gateways ?? {} }));
+  const ctx = { addresses, methods, gateways: deps.gateways ?? {}, tokens: new Map() };
+  return rows.map((r) => tokenTransferView(r, ctx));
 }
 
 async function page(deps: ExplorerDb, rows: TokenTransferRow[], keep: Record<string, unknown> = {}) {

@@ -1,6 +1,7 @@
-import { type Address, getAddress, type Hex } from "viem";
+import type { Address, Hex } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { Gateways } from "../../tokens/metadata/index.js";
+import { checksummed } from "../address/checksum.js";
 import type { AddressObject } from "../address/view.js";
 import { type TokenInstanceObject, tokenInstanceView } from "../nft/view.js";
 import { type TokenObject, tokenFactsFromRow, tokenView } from "../tokens/view.js";
@@ -69,14 +70,20 @@ export type TransferContext = {
   /** Method names of the transfers' transactions, when known. */
   methods?: ReadonlyMap<Hex, string | null>;
   gateways?: Partial<Gateways>;
+  /** Token objects already rendered for this page, by token address: a page's rows mostly share one token. */
+  tokens?: Map<string, TokenObject | null>;
 };
 
 export function tokenTransferView(r: TokenTransferRow, ctx: TransferContext): TokenTransferItem {
   const from = fromBytea(r.from_address);
   const to = fromBytea(r.to_address);
   const tx = fromBytea(r.transaction_hash);
-  const tokenAddress = getAddress(fromBytea(r.token_address));
-  const token = r.t_address ? tokenView(tokenFactsFromRow(tokenAddress, r)) : null;
+  const key = fromBytea(r.token_address);
+  let token = ctx.tokens?.get(key);
+  if (token === undefined) {
+    token = r.t_address ? tokenView(tokenFactsFromRow(checksummed(key), r)) : null;
+    ctx.tokens?.set(key, token);
+  }
   return {
     transaction_hash: tx,
     from: ctx.addresses.get(from as Address)!,

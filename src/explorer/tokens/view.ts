@@ -1,4 +1,5 @@
-import { type Address, getAddress } from "viem";
+import type { Address } from "viem";
+import { checksummed } from "../address/checksum.js";
 
 /** A tokens row as the explorer reads it (numerics as decimal strings). */
 export type TokenFacts = {
@@ -31,7 +32,7 @@ export type TokenObject = {
 
 export function tokenView(t: TokenFacts): TokenObject {
   return {
-    address_hash: getAddress(t.address),
+    address_hash: checksummed(t.address),
     circulating_market_cap: null,
     circulating_supply: null,
     decimals: t.decimals,

@@ -1,7 +1,7 @@
 import type { Address, Hex } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
-import { type AddressDeps, addressObjectsFromFacts, factColumns } from "../address/query.js";
+import { type AddressDeps, addressObjectsFromFacts } from "../address/query.js";
 import { verifiedAbisFor } from "../decoding/abi.js";
 import { type DecodedInput, decodeFunctionInput } from "../decoding/function-input.js";
 import { PAGE_SIZE, splitPage } from "../paging.js";
@@ -45,9 +45,9 @@ async function decodeInputs(db: Queryable, rows: readonly TransactionRow[]): Pro
 /** The address facts each row brought, for one verified-contract lookup per page. */
 function* rowFacts(rows: readonly TransactionRow[]) {
   for (const r of rows) {
-    yield [r.from_address, factColumns(r, "af")] as const;
-    if (r.to_address) yield [r.to_address, factColumns(r, "at")] as const;
-    if (r.contract_address) yield [r.contract_address, factColumns(r, "ac")] as const;
+    yield [r.from_address, r, "af"] as const;
+    if (r.to_address) yield [r.to_address, r, "at"] as const;
+    if (r.contract_address) yield [r.contract_address, r, "ac"] as const;
   }
 }
 
