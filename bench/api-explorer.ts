@@ -16,7 +16,7 @@ import { replaceBenchmarkSection } from "./benchmarks-doc.js";
  * address with one transaction (O(1): equal). Data: `EXPLORER_BENCH_TXS` transactions (default 10,000,000) generated
  * in SQL (`api-explorer-data.ts`) into database `lookout_bench_explorer_<n>`, kept between runs.
  */
-const ROUNDS = Number(process.env.EXPLORER_BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.EXPLORER_BENCH_ROUNDS ?? 5);
 const MEASURE_MS = 3000;
 const CONCURRENCY = 8;
 
@@ -188,7 +188,7 @@ facts (verified names included: the store is plugged in as \`lookout start\` plu
 time; Lookout's page makes no other round trip. Deep page: the cursor of the item 90 % into the busy address's list. ${CONCURRENCY}
 keep-alive connections from a separate process, ${MEASURE_MS / 1000} s per measurement after 1 s warm-up, ${r.rounds} rounds
 interleaved and rotated, medians; ${machine}; load average ${r.load.before.toFixed(1)} before, ${r.load.after.toFixed(1)}
-after (the 2 cores were shared with other jobs).
+after${r.load.before < 1 ? "" : " (other jobs were running: figures vary more than on a quiet machine)"}.
 
 ${table}
 

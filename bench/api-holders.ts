@@ -194,7 +194,7 @@ bare node:http server running the same page statement (the query function Lookou
 and pool and serialising its rows. ${CONCURRENCY} keep-alive connections from a separate process,
 ${MEASURE_MS / 1000} s per measurement after 1 s warm-up, ${r.rounds} rounds with the four combinations interleaved
 and rotated, medians shown; ${machine}. Machine load (1-minute load average) ${r.load.before.toFixed(1)} before and
-${r.load.after.toFixed(1)} after: the 2 cores were shared with other jobs.
+${r.load.after.toFixed(1)} after${r.load.before < 1 ? "" : " (other jobs were running: figures vary more than on a quiet machine)"}.
 
 ${table}
 

@@ -40,6 +40,7 @@ type NodeTx = {
   blockNumber: Hex;
   transactionIndex: Hex;
   gas: Hex;
+  maxPriorityFeePerGas?: Hex;
 };
 type NodeBlock = {
   number: Hex;
@@ -422,6 +423,44 @@ describe("explorer API: blocks, transactions, stats, search (against anvil)", ()
     const gas = blocks.reduce((x, b) => x + BigInt(b.gasUsed), 0n);
     expect(s.body.total_gas_used).toBe(gas.toString());
     expect(s.body.transactions_today).toBe(String(allTxs().length));
+    // The gas price oracle, derived here from the node: per block, the 35/60/90th percentile (percentile_disc) of
+    // the priority fees its successful transactions offered; the mean over blocks, plus the newest base fee, in gwei
+    // rounded up to 0.01.
+    const pct = (xs: bigint[], f: number) => {
+      const sorted = [...xs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      return sorted[Math.max(0, Math.ceil(f * sorted.length) - 1)]!;
+    };
+    const paying = blocks
+      .map((b) =>
+        b.transactions.filter(
+          (x) =>
+            receipts.get(x.hash)!.status === "0x1" && BigInt(receipts.get(x.hash)!.effectiveGasPrice) > 0n,
+        ),
+      )
+      .filter((xs) => xs.length > 0)
+      .slice(-200);
+    expect(paying.length).toBeGreaterThan(10);
+    const base = BigInt(blocks.at(-1)!.baseFeePerGas!);
+    const ceilGwei = (sum: bigint, n: bigint) =>
+      Number((sum + n * 10_000_000n - 1n) / (n * 10_000_000n)) / 100;
+    const level = (f: number) => {
+      const prios = paying.map((xs) =>
+        pct(
+          xs.map((x) => BigInt(x.maxPriorityFeePerGas!)),
+          f,
+        ),
+      );
+      const sum = prios.reduce((a, b) => a + b, 0n);
+      const n = BigInt(prios.length);
+      return {
+        price: ceilGwei(sum + base * n, n),
+        priority_fee: ceilGwei(sum, n),
+        base_fee: ceilGwei(base, 1n),
+      };
+    };
+    expect(s.body.gas_prices).toMatchObject({ slow: level(0.35), average: level(0.6), fast: level(0.9) });
+    expect(s.body.gas_prices.average).toMatchObject({ fiat_price: null, time: s.body.average_block_time });
+    expect(Date.parse(s.body.gas_price_updated_at)).toBeGreaterThan(Date.now() - 60_000);
     const mb = await get("/api/v2/main-page/blocks");
     conforms(BlockListSchema, mb.body);
     expect(mb.body.map((b: { height: number }) => b.height)).toEqual(

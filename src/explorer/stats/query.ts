@@ -69,3 +69,45 @@ export async function transactionsSince(
   );
   return rows[0] ?? { count: "0", fee_sum: "0", fee_avg: "0" };
 }
+
+/** One block's percentiles of the prices its successful transactions paid (wei, as text; null where none had one). */
+export type BlockGasPercentiles = {
+  block_number: number;
+  slow_price: string | null;
+  average_price: string | null;
+  fast_price: string | null;
+  slow_priority: string | null;
+  average_priority: string | null;
+  fast_priority: string | null;
+};
+
+/**
+ * Per block, the 35th, 60th and 90th percentiles (Blockscout's safelow/average/fast defaults) of the gas price and
+ * of the max priority fee of its successful transactions that paid a gas price, for the newest `blocks` blocks
+ * holding such transactions (Blockscout's gas price oracle query). A backward range scan of the transactions'
+ * (block_number, index) key that stops after `blocks` groups, so its cost is those blocks' transactions.
+ */
+export async function gasPricePercentiles(db: Queryable, blocks: number): Promise<BlockGasPercentiles[]> {
+  return db.query<BlockGasPercentiles>(
+    `select block_number,
+       percentile_disc(0.35) within group (order by price)::text as slow_price,
+       percentile_disc(0.60) within group (order by price)::text as average_price,
+       percentile_disc(0.90) within group (order by price)::text as fast_price,
+       percentile_disc(0.35) within group (order by prio)::text as slow_priority,
+       percentile_disc(0.60) within group (order by prio)::text as average_priority,
+       percentile_disc(0.90) within group (order by prio)::text as fast_priority
+     from (select block_number, coalesce(gas_price, effective_gas_price) as price, max_priority_fee_per_gas as prio
+           from transactions where status = 1 and coalesce(gas_price, effective_gas_price) > 0
+           order by block_number desc, index desc) t
+     group by block_number order by block_number desc limit $1`,
+    [blocks],
+  );
+}
+
+/** The newest block's base fee per gas (wei, as text), or null before London or with no block. */
+export async function newestBaseFee(db: Queryable): Promise<string | null> {
+  const rows = await db.query<{ base_fee: string | null }>(
+    "select base_fee_per_gas::text as base_fee from blocks order by number desc limit 1",
+  );
+  return rows[0]?.base_fee ?? null;
+}

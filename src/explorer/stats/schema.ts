@@ -1,6 +1,15 @@
 import { Type } from "@sinclair/typebox";
 import { OrNull } from "../address/schema.js";
 
+/** GasPriceInfo (stats.ts): gwei, milliseconds. */
+const GasPriceInfoSchema = Type.Object({
+  fiat_price: OrNull(Type.String()),
+  price: OrNull(Type.Number()),
+  time: OrNull(Type.Number()),
+  base_fee: OrNull(Type.Number()),
+  priority_fee: OrNull(Type.Number()),
+});
+
 /** The frontend's HomeStats (stats.ts, v2.0.3). */
 export const HomeStatsSchema = Type.Object({
   total_blocks: Type.String(),
@@ -12,7 +21,13 @@ export const HomeStatsSchema = Type.Object({
   total_gas_used: Type.String(),
   transactions_today: OrNull(Type.String()),
   gas_used_today: Type.String(),
-  gas_prices: OrNull(Type.Object({})),
+  gas_prices: OrNull(
+    Type.Object({
+      slow: OrNull(GasPriceInfoSchema),
+      average: OrNull(GasPriceInfoSchema),
+      fast: OrNull(GasPriceInfoSchema),
+    }),
+  ),
   gas_price_updated_at: OrNull(Type.String()),
   gas_prices_update_in: Type.Number(),
   static_gas_price: OrNull(Type.String()),

@@ -1,7 +1,17 @@
 import type { Queryable } from "../../db/db.js";
 import { averageBlockTimeMs } from "../transaction/query.js";
-import { chainCounters, indexedRange, recentGas, sinceTotals, transactionsSince } from "./query.js";
 import {
+  chainCounters,
+  gasPricePercentiles,
+  indexedRange,
+  newestBaseFee,
+  recentGas,
+  sinceTotals,
+  transactionsSince,
+} from "./query.js";
+import {
+  type GasPrices,
+  gasPricesView,
   type HomeStats,
   type IndexingStatus,
   indexingStatusView,
@@ -13,15 +23,54 @@ import {
 /** `/stats`: counters from chain_counters and indexer_state, never a count over a table. */
 export async function homeStats(db: Queryable, now: Date = new Date()): Promise<HomeStats> {
   const midnight = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  const [counters, range, avg, today, gas] = await Promise.all([
+  const [counters, range, avg, today, gas, oracle] = await Promise.all([
     chainCounters(db),
     indexedRange(db),
     averageBlockTimeMs(db),
     sinceTotals(db, midnight),
     recentGas(db),
+    gasPrices(db, () => now.getTime()),
   ]);
   const indexedBlocks = range && range.last !== null ? range.last - range.start + 1 : 0;
-  return statsView({ counters, indexedBlocks, averageBlockTimeMs: avg, today, recentGas: gas });
+  const updateInMs = Math.max(0, oracle.at + GAS_PRICES_TTL_MS - now.getTime());
+  return statsView({
+    counters,
+    indexedBlocks,
+    averageBlockTimeMs: avg,
+    today,
+    recentGas: gas,
+    gas: { prices: oracle.prices, updatedAt: new Date(oracle.at), updateInMs },
+  });
+}
+
+/** Blockscout's defaults: the oracle reads the newest 200 blocks with transactions and is refreshed every 30 s. */
+export const GAS_PRICE_BLOCKS = 200;
+export const GAS_PRICES_TTL_MS = 30_000;
+const oracleCache = new WeakMap<
+  Queryable,
+  { at: number; value: Promise<{ at: number; prices: GasPrices }> }
+>();
+
+/**
+ * The gas price oracle, computed at most once per TTL per database (its statement reads the transactions of up to
+ * 200 blocks), whatever the request rate; concurrent requests share one computation.
+ */
+export function gasPrices(
+  db: Queryable,
+  now: () => number = Date.now,
+): Promise<{ at: number; prices: GasPrices }> {
+  const t = now();
+  const hit = oracleCache.get(db);
+  if (hit && t - hit.at < GAS_PRICES_TTL_MS) return hit.value;
+  const value = Promise.all([
+    gasPricePercentiles(db, GAS_PRICE_BLOCKS),
+    newestBaseFee(db),
+    averageBlockTimeMs(db),
+  ]).then(([blocks, baseFee, avg]) => ({ at: t, prices: gasPricesView(blocks, baseFee, avg) }));
+  oracleCache.set(db, { at: t, value });
+  // A failed computation is not kept.
+  value.catch(() => oracleCache.get(db)?.value === value && oracleCache.delete(db));
+  return value;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { indexingStatusView, statsView } from "./view.js";
+import { gasPricesView, indexingStatusView, statsView } from "./view.js";
 
 describe("home page stats", () => {
   it("reads totals from the counters and computes utilisation over the recent blocks", () => {
@@ -48,5 +48,43 @@ describe("home page stats", () => {
       indexed_blocks_ratio: "1.00",
       indexed_internal_transactions_ratio: "1.00",
     });
+  });
+
+  it("computes the gas price oracle as Blockscout does: mean of per-block percentiles, in gwei rounded up", () => {
+    const gwei = 1_000_000_000n;
+    const block = (n: number, price: bigint[], prio: Array<bigint | null>) => ({
+      block_number: n,
+      slow_price: String(price[0]),
+      average_price: String(price[1]),
+      fast_price: String(price[2]),
+      slow_priority: prio[0] === null ? null : String(prio[0]),
+      average_priority: prio[1] === null ? null : String(prio[1]),
+      fast_priority: prio[2] === null ? null : String(prio[2]),
+    });
+    const blocks = [
+      block(9, [2n * gwei, 3n * gwei, 5n * gwei], [1n * gwei, 2n * gwei, 4n * gwei]),
+      block(8, [2n * gwei, 4n * gwei, 6n * gwei], [2n * gwei, 3n * gwei, 5n * gwei]),
+    ];
+    // Priority fee path: mean priority + base fee.
+    const withBase = gasPricesView(blocks, String(gwei / 3n), 2000);
+    expect(withBase.slow).toEqual({
+      price: 1.84, // 1.5 + 0.333333333 gwei, rounded up to 0.01
+      priority_fee: 1.5,
+      base_fee: 0.34,
+      time: 2000,
+      fiat_price: null,
+    });
+    expect(withBase.average?.price).toBe(2.84);
+    expect(withBase.fast?.price).toBe(4.84);
+    // No base fee (pre-London chain): the gas price percentiles.
+    const legacy = gasPricesView(blocks, null, 2000);
+    expect(legacy.slow).toMatchObject({ price: 2, priority_fee: null, base_fee: null });
+    expect(legacy.average).toMatchObject({ price: 3.5 });
+    expect(legacy.fast).toMatchObject({ price: 5.5 });
+    // A level without any priority fee: every level falls back to gas prices.
+    const mixed = gasPricesView([block(9, [gwei, gwei, gwei], [null, gwei, gwei])], "7", 0);
+    expect(mixed.average).toMatchObject({ price: 1, priority_fee: null, time: null });
+    // No paying transaction in range: every level null, as Blockscout answers.
+    expect(gasPricesView([], "7", 2000)).toEqual({ slow: null, average: null, fast: null });
   });
 });

@@ -1,3 +1,5 @@
+import type { BlockGasPercentiles } from "./query.js";
+
 /** Blockscout's /stats object (StatsController.stats), without market data (no exchange-rate source). */
 export type HomeStats = {
   total_blocks: string;
@@ -12,9 +14,9 @@ export type HomeStats = {
   total_gas_used: string;
   transactions_today: string;
   gas_used_today: string;
-  gas_prices: null;
+  gas_prices: GasPrices | null;
   gas_prices_update_in: number;
-  gas_price_updated_at: null;
+  gas_price_updated_at: string | null;
   static_gas_price: null;
   market_cap: string;
   tvl: null;
@@ -27,6 +29,8 @@ export type StatsFacts = {
   averageBlockTimeMs: number;
   today: { transactions: string; gas_used: string };
   recentGas: { gas_used: string; gas_limit: string };
+  /** The gas price oracle's last answer and when it was computed (null: never computed). */
+  gas?: { prices: GasPrices; updatedAt: Date; updateInMs: number } | null;
 };
 
 /** Pure. */
@@ -46,10 +50,9 @@ export function statsView(f: StatsFacts): HomeStats {
     total_gas_used: f.counters.get("gas_used") ?? "0",
     transactions_today: f.today.transactions,
     gas_used_today: f.today.gas_used,
-    // No gas price oracle: the frontend hides the gas tracker when gas_prices is null.
-    gas_prices: null,
-    gas_prices_update_in: 0,
-    gas_price_updated_at: null,
+    gas_prices: f.gas?.prices ?? null,
+    gas_prices_update_in: f.gas?.updateInMs ?? 0,
+    gas_price_updated_at: f.gas?.updatedAt.toISOString() ?? null,
     static_gas_price: null,
     market_cap: "0",
     tvl: null,
@@ -95,4 +98,80 @@ export function transactionsStatsView(day: {
     transaction_fees_sum_24h: day.fee_sum,
     transaction_fees_avg_24h: day.fee_avg,
   };
+}
+
+/** The frontend's GasPriceInfo: prices in gwei, time in ms; no fiat price (Lookout has no exchange rate). */
+export type GasPriceInfo = {
+  price: number | null;
+  time: number | null;
+  fiat_price: string | null;
+  base_fee: number | null;
+  priority_fee: number | null;
+};
+
+export type GasPrices = {
+  slow: GasPriceInfo | null;
+  average: GasPriceInfo | null;
+  fast: GasPriceInfo | null;
+};
+
+const LEVELS = ["slow", "average", "fast"] as const;
+
+/** Wei as gwei rounded up to two decimals (Blockscout's format_wei); `count` divides first (a mean, exactly). */
+function gwei(sum: bigint, count = 1n): number {
+  const unit = count * 10_000_000n; // 0.01 gwei
+  return Number((sum + unit - 1n) / unit) / 100;
+}
+
+/** The mean of the present values, as its sum and count; null when none is present. */
+function mean(values: ReadonlyArray<string | null>): { sum: bigint; count: bigint } | null {
+  let sum = 0n;
+  let count = 0n;
+  for (const v of values) {
+    if (v === null) continue;
+    sum += BigInt(v);
+    count++;
+  }
+  return count === 0n ? null : { sum, count };
+}
+
+/**
+ * Blockscout's gas price oracle from per-block percentiles (newest blocks first): each level is the mean over the
+ * blocks of that block's percentile. When every level has a priority fee and the chain has a base fee, a level's
+ * price is its priority fee plus the base fee; otherwise its gas price. `time` is the average block time: Lookout
+ * sees no mempool, so it has no first-seen times (Blockscout falls back to the same). Pure.
+ */
+export function gasPricesView(
+  blocks: readonly BlockGasPercentiles[],
+  baseFee: string | null,
+  averageBlockTimeMs: number,
+): GasPrices {
+  if (blocks.length === 0) return { slow: null, average: null, fast: null };
+  const prices = LEVELS.map((l) => mean(blocks.map((b) => b[`${l}_price`])));
+  const priorities = LEVELS.map((l) => mean(blocks.map((b) => b[`${l}_priority`])));
+  const withBase = baseFee !== null && priorities.every((p) => p !== null);
+  const base = baseFee === null ? null : BigInt(baseFee);
+  const info = (i: number): GasPriceInfo | null => {
+    const p = priorities[i]!;
+    const g = prices[i]!;
+    if (withBase && p) {
+      // priority (a mean) + base fee, over the same divisor.
+      return {
+        price: gwei(p.sum + base! * p.count, p.count),
+        time: averageBlockTimeMs || null,
+        fiat_price: null,
+        base_fee: gwei(base!),
+        priority_fee: gwei(p.sum, p.count),
+      };
+    }
+    if (!g) return null;
+    return {
+      price: gwei(g.sum, g.count),
+      time: averageBlockTimeMs || null,
+      fiat_price: null,
+      base_fee: base === null ? null : gwei(base),
+      priority_fee: null,
+    };
+  };
+  return { slow: info(0), average: info(1), fast: info(2) };
 }
