@@ -47,13 +47,18 @@ export type ExplorerBenchResult = {
   data: DataSet;
   rounds: number;
   load: { before: number; after: number };
-  rows: Array<Omit<Combo, "url"> & { rps: number; p50: number; p99: number; errors: number }>;
+  rows: Array<
+    Omit<Combo, "url"> & { rps: number; p50: number; p99: number; errors: number; cpuPerRequestMs: number }
+  >;
   pages: Array<{
     page: string;
     throughputFirst: number;
     throughputDeep: number;
     deepOverFirst: number;
     baselineDeepOverFirst: number;
+    /** The bench process's CPU per request (the server's cost, whatever the other processes do): Lookout/baseline. */
+    cpuFirst: number;
+    cpuDeep: number;
     /** Bytes of the first page's body: Lookout's (Blockscout's shape) and the baseline's (raw rows). */
     bytes: { lookout: number; baseline: number };
   }>;
@@ -138,6 +143,12 @@ export async function runExplorerBench(log: (m: string) => void = console.log): 
         baselineDeepOverFirst: perRound(
           (j) => r("deep", "baseline")[j]!.p50 / r("first", "baseline")[j]!.p50,
         ),
+        cpuFirst: perRound(
+          (j) => r("first", "Lookout")[j]!.cpuPerRequestMs! / r("first", "baseline")[j]!.cpuPerRequestMs!,
+        ),
+        cpuDeep: perRound(
+          (j) => r("deep", "Lookout")[j]!.cpuPerRequestMs! / r("deep", "baseline")[j]!.cpuPerRequestMs!,
+        ),
         bytes: bytes.get(p.id)!,
       };
     });
@@ -162,18 +173,19 @@ export function writeExplorerSection(r: ExplorerBenchResult, machine: string): v
   const n = (x: number) => x.toLocaleString("en-US");
   const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
   const table = [
-    "| Page | Depth | Server | req/s | p50 ms | p99 ms | errors |",
-    "|---|---|---|---:|---:|---:|---:|",
+    "| Page | Depth | Server | req/s | p50 ms | p99 ms | server CPU ms/req | errors |",
+    "|---|---|---|---:|---:|---:|---:|---:|",
     ...r.rows.map(
       (x) =>
-        `| ${x.page} | ${x.page === "counters" ? (x.depth === "first" ? "busy address" : "1-tx address") : x.depth} | ${x.target} | ${x.rps.toFixed(0)} | ${x.p50.toFixed(1)} | ${x.p99.toFixed(1)} | ${x.errors} |`,
+        `| ${x.page} | ${x.page === "counters" ? (x.depth === "first" ? "busy address" : "1-tx address") : x.depth} | ${x.target} | ${x.rps.toFixed(0)} | ${x.p50.toFixed(1)} | ${x.p99.toFixed(1)} | ${x.cpuPerRequestMs.toFixed(2)} | ${x.errors} |`,
     ),
   ].join("\n");
   const goals = r.pages.map(
     (p) =>
       `- ${p.page}: throughput vs baseline first page ${pct(p.throughputFirst)}, deep page ${pct(p.throughputDeep)} (goal ≥ 90 %); ` +
       `deep/first p50 ${p.deepOverFirst.toFixed(2)} (goal ≤ 1.1; the baseline's own ${p.baselineDeepOverFirst.toFixed(2)}); ` +
-      `a page is ${n(p.bytes.lookout)} bytes from Lookout, ${n(p.bytes.baseline)} from the baseline. ` +
+      `a page is ${n(p.bytes.lookout)} bytes from Lookout, ${n(p.bytes.baseline)} from the baseline; ` +
+      `server CPU per request over the baseline's ${p.cpuFirst.toFixed(2)} (first), ${p.cpuDeep.toFixed(2)} (deep). ` +
       `Goal ${p.throughputFirst >= 0.9 && p.throughputDeep >= 0.9 && p.deepOverFirst <= 1.1 ? "met" : "not met"} in this run.`,
   );
   const section = `## Explorer API: address pages
@@ -186,7 +198,8 @@ Lookout (Fastify, validation, views) against a bare node:http server running the
 and serialising the raw rows: the page's query function, one prepared statement that brings the page with its address
 facts (verified names included: the store is plugged in as \`lookout start\` plugs it), head block and average block
 time; Lookout's page makes no other round trip. Deep page: the cursor of the item 90 % into the busy address's list. ${CONCURRENCY}
-keep-alive connections from a separate process, ${MEASURE_MS / 1000} s per measurement after 1 s warm-up, ${r.rounds} rounds
+keep-alive connections from a separate process (server CPU per request: the bench process's user + system time
+over the requests of a measurement, warm-up included; both servers run in it, one at a time), ${MEASURE_MS / 1000} s per measurement after 1 s warm-up, ${r.rounds} rounds
 interleaved and rotated, medians; ${machine}; load average ${r.load.before.toFixed(1)} before, ${r.load.after.toFixed(1)}
 after${r.load.before < 1 ? "" : " (other jobs were running: figures vary more than on a quiet machine)"}.
 

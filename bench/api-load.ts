@@ -8,7 +8,17 @@ import { packagePath } from "../src/util/package-root.js";
  * `concurrency` keep-alive connections each issue requests back to back for `durationMs` (after a warm-up),
  * recording every latency. Prints one JSON line: requests per second, p50/p99 (ms), errors.
  */
-export type LoadResult = { requests: number; rps: number; p50: number; p99: number; errors: number };
+export type LoadResult = {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** Requests sent in all, warm-up included. */
+  sent?: number;
+  /** CPU time (user + system) of the measuring process per request sent, in ms: the server's cost (interleavedRounds). */
+  cpuPerRequestMs?: number;
+};
 
 export async function runLoad(o: {
   url: string;
@@ -46,7 +56,7 @@ export async function runLoad(o: {
     );
     return { latencies, errors };
   };
-  await phase(o.warmupMs, false);
+  const warm = await phase(o.warmupMs, true);
   const t0 = performance.now();
   const { latencies, errors } = await phase(o.durationMs, true);
   const elapsed = (performance.now() - t0) / 1000;
@@ -59,6 +69,7 @@ export async function runLoad(o: {
     p50: pct(0.5),
     p99: pct(0.99),
     errors,
+    sent: warm.latencies.length + latencies.length,
   };
 }
 
@@ -102,7 +113,11 @@ export async function interleavedRounds(
   for (let round = 0; round < o.rounds; round++) {
     for (let k = 0; k < urls.length; k++) {
       const i = (k + round) % urls.length;
+      // The servers run in this process and nothing else does meanwhile: its CPU time is the server's.
+      const cpu = process.cpuUsage();
       const r = await loadInChild(urls[i]!, o.concurrency, o.durationMs);
+      const used = process.cpuUsage(cpu);
+      if (r.sent) r.cpuPerRequestMs = (used.user + used.system) / 1000 / r.sent;
       runs[i]!.push(r);
       o.onResult?.(i, round, r);
     }
@@ -116,9 +131,11 @@ export function summarise(runs: readonly LoadResult[]): {
   p50: number;
   p99: number;
   errors: number;
+  cpuPerRequestMs: number;
 } {
   return {
     rps: median(runs.map((r) => r.rps)),
+    cpuPerRequestMs: median(runs.map((r) => r.cpuPerRequestMs ?? Number.NaN)),
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
     errors: runs.reduce((n, r) => n + r.errors, 0),
