@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresDb } from "../src/db/pg.js";
 import { createPgliteDb } from "../src/db/pglite.js";
+import { coinBalanceExtension } from "../src/indexer/balances/extension.js";
 import { type ActivityContracts, deployActivityContracts, mineActivity } from "./helpers/activity.js";
 import { startTestChain, type TestChain } from "./helpers/anvil.js";
 import { killAllCli, runCli } from "./helpers/cli.js";
@@ -47,7 +48,10 @@ describe("crash safety", () => {
     };
     try {
       await indexToHead(
-        await createTestIndexer(reference.db, url, { extensions: explorerExtensions() }),
+        // The CLI's parts: coin balances too (their genesis accounts are among the `addresses`).
+        await createTestIndexer(reference.db, url, {
+          extensions: [coinBalanceExtension(), ...explorerExtensions()],
+        }),
         reference.db,
         url,
       );

@@ -525,6 +525,16 @@ describe("explorer lists: token transfers, internal transactions, logs, withdraw
     expect(items.map((i) => [lower(i.hash), i.coin_balance])).toEqual(
       expected.map((x) => [x.hash, x.balance.toString()]),
     );
+    // The home page counts every address the list can show: the node's funded accounts are seen at genesis,
+    // where their balances are recorded, before any transaction of theirs.
+    const stats = await get("/api/v2/stats");
+    expect(Number(stats.body.total_addresses)).toBe(known.length);
+    const funded = (await rpc<Address[]>(url, "eth_accounts")).map(lower);
+    const seen = await t.db.query<{ a: string; first: string }>(
+      "select '0x' || encode(address, 'hex') as a, first_block::text as first from addresses where address = any($1::bytea[])",
+      [funded.map((a) => Buffer.from(a.slice(2), "hex"))],
+    );
+    expect(seen.map((r) => [r.a, r.first]).sort()).toEqual(funded.map((a) => [a, "0"]).sort());
     const sent = receipts.filter((r) => lower(r.from) === a0 || lower(r.to ?? "") === a0).length;
     expect(items.find((i) => lower(i.hash) === a0)?.transactions_count).toBe(String(sent));
     // A cursor resumes after the given (balance, hash).

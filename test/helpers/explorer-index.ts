@@ -109,7 +109,15 @@ export async function recomputedCounters(
     ),
     logs: await one("select count(*) as n from logs"),
     withdrawals: await one("select count(*) as n from withdrawals"),
-    addresses: String(Object.keys(address).length),
+    // Addresses with counters, and those only a recorded coin balance shows (a dev node's funded accounts).
+    addresses: String(
+      new Set([
+        ...Object.keys(address),
+        ...(await db.query<{ a: Uint8Array }>("select distinct address as a from coin_balance_changes")).map(
+          (r) => hex(r.a),
+        ),
+      ]).size,
+    ),
   };
   return { address, chain };
 }
@@ -129,11 +137,13 @@ export async function storedCounters(db: Db): Promise<{ address: Counters; chain
   return { address, chain };
 }
 
-/** Every address the recomputation saw must be in `addresses`, and no other. */
+/** Every address the recomputation saw (counters or a recorded coin balance) must be in `addresses`, and no other. */
 export async function addressesMatchCounters(db: Db): Promise<{ missing: number; extra: number }> {
   const [r] = await db.query<{ missing: string; extra: string }>(
-    `select (select count(*) from address_counters c where not exists (select 1 from addresses a where a.address = c.address)) as missing,
-            (select count(*) from addresses a where not exists (select 1 from address_counters c where c.address = a.address)) as extra`,
+    `select (select count(*) from (select address from address_counters union select address from coin_balance_changes) c
+               where not exists (select 1 from addresses a where a.address = c.address)) as missing,
+            (select count(*) from addresses a where not exists (select 1 from address_counters c where c.address = a.address)
+               and not exists (select 1 from coin_balance_changes b where b.address = a.address)) as extra`,
   );
   return { missing: Number(r!.missing), extra: Number(r!.extra) };
 }

@@ -57,15 +57,21 @@ const UPSERT_FROM_FACTS = `
 
 /**
  * Writing a batch ($3 = 1): the facts are gathered once and feed both the per-address counters and the first
- * sightings (`addresses`), whose number of new rows goes to the 'addresses' chain counter. One statement
- * (PostgreSQL runs a data-modifying WITH part exactly once whether or not the main query reads it).
+ * sightings (`addresses`), whose number of new rows goes to the 'addresses' chain counter. An address whose coin
+ * balance was recorded is seen too (a development node's funded accounts get theirs at genesis, before any
+ * transaction), so the home page counts every address the top-accounts list can show. One statement (PostgreSQL
+ * runs a data-modifying WITH part exactly once whether or not the main query reads it).
  */
 export const ADD_ADDRESS_FACTS = `
   with facts as (${ADDRESS_FACTS}),
   counted as (${UPSERT_FROM_FACTS}),
   added as (
     insert into addresses (address, first_block)
-    select address, min(block) from facts group by address
+    select address, min(block) from (
+      select address, block from facts
+      union all
+      select address, block_number from coin_balance_changes where ${inRange("block_number")}) seen
+    group by address
     on conflict (address) do nothing
     returning 1)
   insert into chain_counters (name, value)
