@@ -1,6 +1,8 @@
+import { Value } from "@sinclair/typebox/value";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRpc } from "../src/chain/rpc.js";
+import { TokenTransferResponseSchema } from "../src/explorer/token-transfer/schema.js";
 import { type App, buildApp } from "../src/http/app.js";
 import { createProxiesExtension } from "../src/indexer/proxies/extension.js";
 import { createTokensExtension } from "../src/tokens/indexing/extension.js";
@@ -63,6 +65,7 @@ describe("GET /api/v2/addresses/{h}/nft", () => {
   let holder: Address;
   let expected: string[];
   let proxy: Address;
+  let hybrid404: Address;
 
   beforeAll(async () => {
     chain = await startTestChain();
@@ -76,6 +79,7 @@ describe("GET /api/v2/addresses/{h}/nft", () => {
     const m1 = await deploy(url, A, "Test1155", [""]);
     const m2 = await deploy(url, A, "Test1155", [""]);
     const h = await deploy(url, A, "Test404", [""]);
+    hybrid404 = h;
     proxy = await deploy(url, A, "TestProxy", [nftA]);
     await invoke(url, A, nftA, "TestNft", "mintMany", [H, 1n, 48n]);
     await invoke(url, A, nftB, "TestNft", "mintMany", [H, 1000n, 5n]);
@@ -170,6 +174,23 @@ describe("GET /api/v2/addresses/{h}/nft", () => {
     const hybrid = (await walkNft(app, holder, "ERC-404")).items[0]!;
     expect(hybrid).toMatchObject({ value: (10n ** 18n).toString(), is_unique: true });
     expect((hybrid.token as Record<string, unknown>).decimals).toBe("18");
+  });
+
+  it("ERC-404 transfers: the fungible side carries the value, the NFT side its id and no value (as Blockscout)", async () => {
+    const r = await app.inject({ url: `/api/v2/tokens/${hybrid404}/transfers` });
+    expect(r.statusCode).toBe(200);
+    expect([...Value.Errors(TokenTransferResponseSchema, r.json())].map((e) => e.path)).toEqual([]);
+    const items = r.json().items as Array<{ token_type: string; total: Record<string, unknown> }>;
+    // mintUnits(H, 7): one ERC20Transfer of 7 units, seven ERC721Transfer of ids 1..7.
+    expect(items.every((i) => i.token_type === "ERC-404")).toBe(true);
+    const fungible = items.filter((i) => i.total.token_id === null);
+    const nfts = items.filter((i) => i.total.token_id !== null);
+    expect(fungible.map((i) => i.total)).toEqual([
+      { value: (7n * 10n ** 18n).toString(), decimals: "18", token_id: null, token_instance: null },
+    ]);
+    expect(nfts.map((i) => i.total.token_id).sort()).toEqual(["1", "2", "3", "4", "5", "6", "7"]);
+    for (const n of nfts)
+      expect(n.total).toMatchObject({ value: null, token_instance: { id: n.total.token_id } });
   });
 
   it("answers 422 on malformed input and an empty page for an unknown address", async () => {

@@ -30,7 +30,8 @@ export type TokenTotal =
   | { token_id: string | null; token_instance: TokenInstanceObject | null }
   | {
       token_id: string | null;
-      value: string;
+      /** Null for an ERC-404 token moved as an NFT (ERC721Transfer): Blockscout stores no amount for it. */
+      value: string | null;
       decimals: string | null;
       token_instance: TokenInstanceObject | null;
     };
@@ -51,7 +52,12 @@ export function transferTotal(
   token: TokenObject | null,
   gateways: Partial<Gateways>,
 ): TokenTotal | null {
-  if (r.token_id === null) return { value: r.amount, decimals: r.t_decimals };
+  if (r.token_id === null) {
+    // ERC-404's fungible side names its missing id and instance (the frontend's Erc404TotalPayload).
+    return type === "ERC-404"
+      ? { value: r.amount, decimals: r.t_decimals, token_id: null, token_instance: null }
+      : { value: r.amount, decimals: r.t_decimals };
+  }
   const instance = tokenInstanceView({
     id: r.token_id,
     metadata: r.metadata,
@@ -62,7 +68,9 @@ export function transferTotal(
     gateways,
   });
   if (type === "ERC-721") return { token_id: r.token_id, token_instance: instance };
-  return { token_id: r.token_id, value: r.amount, decimals: r.t_decimals, token_instance: instance };
+  // An ERC-404 row with an id is the NFT side (its stored amount, 1, counts the NFT for balances, not fungible units).
+  const value = type === "ERC-404" ? null : r.amount;
+  return { token_id: r.token_id, value, decimals: r.t_decimals, token_instance: instance };
 }
 
 export type TransferContext = {
