@@ -11,7 +11,8 @@
  *              from the node; the creation-lookup cache is emptied each round.
  * Reported per case: compile ms, e2e ms, e2e/compile, overhead (e2e − compile) in ms, compiler runs, RPC calls and
  * SQL statements per verification, and where the time went by phase (the verify service's phase hook, and the
- * HTTP layer: e2e minus the service's own time).
+ * HTTP layer: e2e minus the service's own time, split into the server's share, `httpServer`, and the client's,
+ * `httpClient`).
  */
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
@@ -71,7 +72,10 @@ export type AllianceRow = {
   rpc_methods_unindexed: Record<string, number>;
   sql_statements: number;
   sql_statements_unindexed: number;
-  /** Medians of each phase (ms) of the indexed e2e request; "http" is e2e minus the verify service's time. */
+  /**
+   * Medians of each phase (ms) of the indexed e2e request; "http" is e2e minus the verify service's time, of which
+   * "httpServer" is the server's (request in to response written) and "httpClient" the bench client's and loopback's.
+   */
   phases: Record<string, number>;
   samples: Record<string, number[]>;
 };
@@ -172,6 +176,16 @@ export async function runAllianceBench(o: {
         },
       },
     });
+    // Where the HTTP share goes: the server's own (request in to response written, minus the service) and the
+    // client's (the bench's fetch and the loopback; the rest of e2e).
+    let arrived = 0;
+    let answered = 0;
+    app.addHook("onRequest", async () => {
+      arrived = performance.now();
+    });
+    app.addHook("onResponse", async () => {
+      answered = performance.now();
+    });
     await app.listen({ port: 0, host: "127.0.0.1" });
     const addr = app.server.address();
     const base = `http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : 0}`;
@@ -195,7 +209,19 @@ export async function runAllianceBench(o: {
       cache.set(false);
       const compiled = compilers.stats.compilations - before;
       if (compiled < 1) throw new Error(`${address}: a cold verification did not compile`);
-      return { ...res, compiled, sql, calls, phases: { ...phases, http: res.ms - serviceMs } };
+      const server = answered - arrived;
+      return {
+        ...res,
+        compiled,
+        sql,
+        calls,
+        phases: {
+          ...phases,
+          http: res.ms - serviceMs,
+          httpServer: server - serviceMs,
+          httpClient: res.ms - server,
+        },
+      };
     };
 
     // Untimed: both workers load each soljson, and the request path (JIT, connections) warms up.

@@ -86,6 +86,26 @@ describe("validation, several chains, attacks", () => {
     expect(env.compilers.stats.compilations).toBe(compilations);
   });
 
+  it("an address without code gets the validation result even when the sources do not compile", async () => {
+    // The compile starts beside eth_getCode (verify.ts); its error must not win over the missing code.
+    const broken = { "Killable.sol": `${KILLABLE}\ncontract Broken { function f() { undefinedName(); } }\n` };
+    const unused = "0x000000000000000000000000000000000000bEEF";
+    const r = await verifyJson([{ chainId, address: unused }], broken);
+    expect(r.statusCode).toBe(200);
+    expect(r.body).toEqual({
+      contractValidationResults: {
+        items: [
+          {
+            status: "INVALID",
+            message: "Address is not a smart-contract",
+            chainId,
+            address: unused.toLowerCase(),
+          },
+        ],
+      },
+    });
+  });
+
   it("several contracts on two chains in one request: results in request order", async () => {
     const a = await env.deploy(deployData(built.Killable!, [10n]));
     const onOther = await env.deploy(deployData(built.Killable!, [11n]), env.other!);

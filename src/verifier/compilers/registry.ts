@@ -319,7 +319,9 @@ export class CompilerRegistry implements Compiler {
   }
 
   async compile(req: CompileRequest): Promise<CompilerOutput> {
-    await this.readyPromise;
+    // Not a turn of the event loop once discovery is done: a request starting its compile at once (verify.ts) gets
+    // it to the worker before its other first steps (the node's and the database's round trips) take the thread.
+    if (!this.discovered) await this.readyPromise;
     if (req.language !== "Solidity" && req.language !== "Vyper") {
       throw new InvalidInputError(`Unknown language: ${String(req.language)}`, { field: "language" });
     }

@@ -178,8 +178,8 @@ export const compilationFailureMessage = (errors: readonly string[]) =>
 /**
  * Verifies sources against N contracts on any configured chains: validates every address, compiles once, matches
  * each contract against every contract of the output, stores the matches. The three outcomes are upstream's:
- * validation results (some address is not a contract; nothing compiled), a compilation failure, or one
- * verification result per contract in request order.
+ * validation results (some address is not a contract; the compile started beside that check is not waited for), a
+ * compilation failure, or one verification result per contract in request order.
  */
 export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<VerifyResponse> {
   checkRequestLimits(req);
@@ -203,11 +203,36 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
   const phase = deps.phases;
   const since = (t: number) => performance.now() - t;
   const started = performance.now();
+  // Code holding several auxdata (a factory: in its runtime code, or only in its creation code when it deploys the
+  // other contract from its constructor) will need a second, edited compile: it may start beside the first. Decided
+  // once the facts are in (false when the request ends in a validation result).
+  let decideAuxdata!: (several: boolean | Promise<boolean>) => void;
+  const severalAuxdata = new Promise<boolean>((resolve) => {
+    decideAuxdata = resolve;
+  });
+  // Attempts compile lazily, once per request; the first one must compile (its errors are the user's).
+  const compiled: Array<Promise<AttemptResult> | undefined> = [];
+  const attemptResult = (k: number) => {
+    compiled[k] ??= compileAttempt(deps, req.language, version, attempts[k]!, severalAuxdata).catch(
+      compilerFailure,
+    );
+    return compiled[k]!;
+  };
+  // The first attempt compiles at once, beside eth_getCode and the store's lookup, not after them: the compile is
+  // most of a request, and waiting for a round trip to the node (and one to the database) first only delays it.
+  // The answers stay those of waiting: an address without code still gets the validation result, and a stored full
+  // match still wins, without waiting for this compile (it is then left to finish alone; never an unhandled
+  // rejection). What it may cost: a compile for nothing, for a request naming an address without code (any request
+  // naming a contract with unmatched sources costs the same compile, so this lets no one make us compile more) or a
+  // copy of a verified contract (the registry answers from its compilation cache, memory then disk, whenever this
+  // node compiled those inputs before, which is how the store usually got them; a cold cache compiles in the
+  // background).
+  attemptResult(0).catch(() => {});
   // The store's compilations of these inputs are looked up while the chain is asked (they do not depend on it).
   const storedLookup = storedCandidates(deps.db, req.language, version, attempts[0]!.inputs)
     .catch((): CandidateContract[] => [])
     .finally(() => phase?.("storedLookup", since(started)));
-  // First stage: is there code at every address? That alone decides a validation result, before any compiling.
+  // First stage: is there code at every address? That alone decides a validation result.
   const codes = await Promise.all(
     targets.map(
       (t): Promise<OnchainFacts | CodeFacts | OnchainError> =>
@@ -218,6 +243,7 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
   );
   phase?.("code", since(started));
   if (codes.some((f) => f.status === "invalid")) {
+    decideAuxdata(false);
     return {
       kind: "validation",
       items: targets.map((t, i): ValidationItem => {
@@ -240,33 +266,18 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
       }).catch(onchainError);
     }),
   ).finally(() => phase?.("creation", since(creationStarted)));
-
-  // Code holding several auxdata (a factory: in its runtime code, or only in its creation code when it deploys the
-  // other contract from its constructor) will need a second, edited compile: it may start beside the first.
-  const severalAuxdata: Promise<boolean> = codes.some(
-    (c) => (c.status === "code" || c.status === "valid") && mayHoldSeveralAuxdata(c.runtimeCode),
-  )
-    ? Promise.resolve(true)
-    : factsReady.then((all) =>
-        all.some(
-          (f) => f.status === "valid" && !!f.creation && mayHoldSeveralAuxdata(f.creation.creationInput),
+  decideAuxdata(
+    codes.some((c) => (c.status === "code" || c.status === "valid") && mayHoldSeveralAuxdata(c.runtimeCode))
+      ? true
+      : factsReady.then((all) =>
+          all.some(
+            (f) => f.status === "valid" && !!f.creation && mayHoldSeveralAuxdata(f.creation.creationInput),
+          ),
         ),
-      );
-  // Attempts compile lazily, once per request; the first one must compile (its errors are the user's).
-  const compiled: Array<Promise<AttemptResult> | undefined> = [];
-  const attemptResult = (k: number) => {
-    compiled[k] ??= compileAttempt(deps, req.language, version, attempts[k]!, severalAuxdata).catch(
-      compilerFailure,
-    );
-    return compiled[k]!;
-  };
-  // Copies of verified contracts match the store's compiled code; when every contract is one, nothing compiles.
-  // Without a stored compilation of these inputs the compiler starts at once, beside the creation lookups.
-  const storedCompiled = await storedLookup;
-  const [facts, early] = await Promise.all([
-    factsReady,
-    storedCompiled.length === 0 ? attemptResult(0) : null,
-  ]);
+  );
+  // Copies of verified contracts match the store's compiled code; when every contract is one, the answer does not
+  // wait for the compiler.
+  const [storedCompiled, facts] = await Promise.all([storedLookup, factsReady]);
   const matchStarted = performance.now();
   const stored = facts.map((f) =>
     f.status === "valid" && storedCompiled.length > 0
@@ -278,7 +289,7 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
   );
   let matchMs = since(matchStarted);
   const allStored = stored.some(Boolean) && stored.every((w, i) => w || facts[i]!.status !== "valid");
-  const first: AttemptResult = early ?? (allStored ? { ok: true, candidates: [] } : await attemptResult(0));
+  const first: AttemptResult = allStored ? { ok: true, candidates: [] } : await attemptResult(0);
   if (!first.ok) {
     return {
       kind: "compilationFailure",
