@@ -32,17 +32,30 @@ export const summary = (xs: number[]) => ({
  * The registry's cache behind a switch: while `cold`, lookups miss (writes still happen, as in a real cold
  * compile). Reaching the private field keeps the measured path the production one: same registry, same pool.
  */
-export function coldSwitch(registry: CompilerRegistry): { set(cold: boolean): void } {
+export function coldSwitch(registry: CompilerRegistry): {
+  set(cold: boolean): void;
+  /** Resolves when the cache writes started so far are done (the registry does not wait for them). */
+  settled(): Promise<void>;
+} {
   const slot = registry as unknown as { cache: CompilationCache };
   const inner = slot.cache;
   let cold = false;
+  const writing = new Set<Promise<void>>();
   slot.cache = {
     get: (k) => (cold ? Promise.resolve(undefined) : inner.get(k)),
-    set: (k, o) => inner.set(k, o),
+    set: (k, o) => {
+      const p = inner.set(k, o);
+      writing.add(p);
+      void p.catch(() => {}).finally(() => writing.delete(p));
+      return p;
+    },
   };
   return {
     set(c) {
       cold = c;
+    },
+    async settled() {
+      await Promise.allSettled([...writing]);
     },
   };
 }

@@ -3,6 +3,12 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { CompilerLanguage, CompilerOutput, StandardJsonInput } from "./types.js";
 
+/**
+ * The compiler's own JSON text of an output it parsed (registry): the disk tier writes it as it came instead of
+ * serialising the parsed object again on the main thread, where the request that compiled it is still running.
+ */
+export const compilerText = new WeakMap<CompilerOutput, string>();
+
 export interface CompilationCache {
   get(key: string): Promise<CompilerOutput | undefined>;
   set(key: string, output: CompilerOutput): Promise<void>;
@@ -67,7 +73,7 @@ export class DiskCache implements CompilationCache {
     const file = this.path(key);
     await mkdir(join(this.dir, key.slice(0, 2)), { recursive: true });
     const tmp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
-    await writeFile(tmp, JSON.stringify(output));
+    await writeFile(tmp, compilerText.get(output) ?? JSON.stringify(output));
     await rename(tmp, file);
   }
 }

@@ -6,6 +6,7 @@ import { checksumOf } from "./checksum.js";
 import {
   type CompilationCache,
   compilationKey,
+  compilerText,
   DiskCache,
   MemoryLruCache,
   TieredCache,
@@ -443,7 +444,10 @@ export class CompilerRegistry implements Compiler {
 function parseJson(text: string, stderr: string): CompilerOutput {
   try {
     const v = JSON.parse(text) as unknown;
-    if (typeof v === "object" && v !== null && !Array.isArray(v)) return v as CompilerOutput;
+    if (typeof v === "object" && v !== null && !Array.isArray(v)) {
+      compilerText.set(v as CompilerOutput, text);
+      return v as CompilerOutput;
+    }
   } catch {
     // fall through
   }
