@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { CompilerLanguage, CompilerOutput, StandardJsonInput } from "./types.js";
+import type { CompilerLanguage, CompilerOutput } from "./types.js";
 
 /**
  * The compiler's own JSON text of an output it parsed (registry): the disk tier writes it as it came instead of
@@ -26,16 +26,12 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-/** sha256 of language, exact compiler build and the normalised (sanitised, key-sorted) input. */
-export function compilationKey(
-  language: CompilerLanguage,
-  versionKey: string,
-  input: StandardJsonInput,
-): string {
-  return createHash("sha256")
-    .update(`${language}\n${versionKey}\n`)
-    .update(canonicalJson(input))
-    .digest("hex");
+/**
+ * sha256 of language, exact compiler build and the normalised input's text (`canonicalJson` of the sanitised
+ * input: the registry hands the compiler that same text, so the input is serialised once).
+ */
+export function compilationKey(language: CompilerLanguage, versionKey: string, inputText: string): string {
+  return createHash("sha256").update(`${language}\n${versionKey}\n`).update(inputText).digest("hex");
 }
 
 export class MemoryLruCache implements CompilationCache {

@@ -5,6 +5,7 @@ import { InvalidInputError } from "../../errors/base.js";
 import { checksumOf } from "./checksum.js";
 import {
   type CompilationCache,
+  canonicalJson,
   compilationKey,
   compilerText,
   DiskCache,
@@ -330,7 +331,10 @@ export class CompilerRegistry implements Compiler {
     const sanitized = sanitizeInput(req.language, req.input);
     if (!sanitized.ok) return sanitized.output;
     const input = sanitized.input;
-    const key = compilationKey(req.language, entry.key, input);
+    // Key-sorted JSON: the cache key's text and what the compiler reads (source order does not change solc's
+    // output: it orders source units by name).
+    const text = canonicalJson(input);
+    const key = compilationKey(req.language, entry.key, text);
     const cached = await this.cache.get(key);
     if (cached) {
       this.stats.cacheHits++;
@@ -339,7 +343,7 @@ export class CompilerRegistry implements Compiler {
     // Identical requests arriving together share one compilation.
     let running = this.inflight.get(key);
     if (!running) {
-      running = this.compileUncached(req.language, entry, input, key).finally(() =>
+      running = this.compileUncached(req.language, entry, input, text, key).finally(() =>
         this.inflight.delete(key),
       );
       this.inflight.set(key, running);
@@ -353,12 +357,13 @@ export class CompilerRegistry implements Compiler {
     language: CompilerLanguage,
     entry: Entry,
     input: StandardJsonInput,
+    text: string,
     key: string,
   ): Promise<CompilerOutput> {
     const run = await this.prepare(language, entry);
     const raw = await this.semaphore.run(() => {
       this.stats.compilations++;
-      return run(input);
+      return run(input, text);
     });
     const output = guardOutput(input, raw);
     // Not awaited: the disk tier's write (serialise, mkdir, write, rename) is not the caller's business, and
@@ -373,13 +378,14 @@ export class CompilerRegistry implements Compiler {
   private async prepare(
     language: CompilerLanguage,
     entry: Entry,
-  ): Promise<(input: StandardJsonInput) => Promise<CompilerOutput>> {
+  ): Promise<(input: StandardJsonInput, text: string) => Promise<CompilerOutput>> {
     const timeoutMs = this.cfg.timeoutMs;
     const memoryLimitMb = this.cfg.memoryLimitMb;
     if (language === "Vyper") {
       if (!entry.native)
         throw new CompilerError("unavailable", `No Vyper build for ${displayVersion(entry.version)}`);
       const binary = await this.fetchFile("vyperNative", entry.key, entry.native.build);
+      // Vyper reads its input with Python's json, which keeps key order: it gets the input in the order sent.
       return async (input) =>
         parseOutput(
           await runNative({
@@ -403,14 +409,14 @@ export class CompilerRegistry implements Compiler {
         return this.prepareSolcJs(entry);
       }
       const basePath = atLeast(entry.version, "0.6.9");
-      return async (input) =>
+      return async (_input, text) =>
         parseOutput(
           await runNative({
             binary,
             args: ["--standard-json"],
             // Base path is the empty working directory; no --allow-paths, so nothing else is readable.
             argsForCwd: (cwd) => (basePath ? ["--base-path", cwd] : []),
-            stdin: JSON.stringify(input),
+            stdin: text,
             timeoutMs,
             memoryLimitMb,
           }),
@@ -419,7 +425,9 @@ export class CompilerRegistry implements Compiler {
     return this.prepareSolcJs(entry);
   }
 
-  private async prepareSolcJs(entry: Entry): Promise<(input: StandardJsonInput) => Promise<CompilerOutput>> {
+  private async prepareSolcJs(
+    entry: Entry,
+  ): Promise<(input: StandardJsonInput, text: string) => Promise<CompilerOutput>> {
     let soljson = entry.npmPath;
     if (!soljson) {
       if (!entry.solcJs)
@@ -427,7 +435,7 @@ export class CompilerRegistry implements Compiler {
       soljson = await this.fetchFile("solcJs", entry.key, entry.solcJs.build);
     }
     const path = soljson;
-    return async (input) => parseJson(await this.pool.compile(path, JSON.stringify(input)), "");
+    return async (_input, text) => parseJson(await this.pool.compile(path, text), "");
   }
 
   private async fetchFile(kind: StoreKind, key: string, build: ListedBuild | undefined): Promise<string> {
