@@ -121,7 +121,10 @@ const factKeys = new Map<string, readonly string[]>();
 export function factColumns(row: object, alias: string): AddressFactColumns {
   const r = row as Record<string, unknown>;
   let k = factKeys.get(alias);
-  if (!k) factKeys.set(alias, (k = FACT_NAMES.map((c) => `${alias}_${c}`)));
+  if (!k) {
+    k = FACT_NAMES.map((c) => `${alias}_${c}`);
+    factKeys.set(alias, k);
+  }
   return {
     o_is_contract: r[k[0]!] as boolean,
     o_token_name: r[k[1]!] as string | null,
