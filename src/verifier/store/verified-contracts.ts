@@ -95,8 +95,9 @@ export function rowToRecord(r: Row): VerifiedContractRecord {
 }
 
 /** A verified contract's row with its compilation's columns: what rowToRecord reads. */
-const RECORDS = `select v.*, c.language, c.compiler, c.compiler_version, c.compiler_settings, c.sources, c.file_name,
-    c.contract_name, c.abi, c.compiled_creation_code, c.compiled_runtime_code, c.compiled_artifacts
+const RECORD_COLUMNS = `v.*, c.language, c.compiler, c.compiler_version, c.compiler_settings, c.sources, c.file_name,
+    c.contract_name, c.abi, c.compiled_creation_code, c.compiled_runtime_code, c.compiled_artifacts`;
+const RECORDS = `select ${RECORD_COLUMNS}
   from verified_contracts v join verified_compilations c on c.id = v.compilation_id`;
 
 const CONTRACT_COLUMNS = [
@@ -284,16 +285,27 @@ export async function getVerifiedContract(
 }
 
 /** Candidates whose compiled runtime code is `length` bytes (Solidity runtime code keeps its compiled length). */
+/**
+ * Candidate records where `condition` holds (on `v`, verified_contracts), one per compilation: the copies of a
+ * verified contract share its compilation (sources, settings, compiled code), so matching one stands for all, and a
+ * popular contract's thousand copies would otherwise each bring its sources. Per compilation the full match, then the
+ * newest; then the same order across compilations, $2 of them.
+ */
+function onePerCompilation(condition: string): string {
+  return `select ${RECORD_COLUMNS}
+    from (select distinct on (v.compilation_id) v.* from verified_contracts v
+          where ${condition} and not v.automatic
+          order by v.compilation_id, (v.match_type = 'full') desc, v.verified_at desc) v
+    join verified_compilations c on c.id = v.compilation_id
+    order by (v.match_type = 'full') desc, v.verified_at desc limit $2`;
+}
+
 export async function candidatesByRuntimeLength(
   db: Queryable,
   length: number,
   limit = 50,
 ): Promise<VerifiedContractRecord[]> {
-  const rows = await db.query<Row>(
-    `${RECORDS} where v.runtime_code_length = $1 and not v.automatic
-     order by (v.match_type = 'full') desc, v.verified_at desc limit $2`,
-    [length, limit],
-  );
+  const rows = await db.query<Row>(onePerCompilation("v.runtime_code_length = $1"), [length, limit]);
   return rows.map(rowToRecord);
 }
 
@@ -303,11 +315,10 @@ export async function candidatesByCreationPrefix(
   code: Uint8Array,
   limit = 50,
 ): Promise<VerifiedContractRecord[]> {
-  const rows = await db.query<Row>(
-    `${RECORDS} where v.creation_code_prefix = $1 and not v.automatic
-     order by (v.match_type = 'full') desc, v.verified_at desc limit $2`,
-    [creationPrefix(code), limit],
-  );
+  const rows = await db.query<Row>(onePerCompilation("v.creation_code_prefix = $1"), [
+    creationPrefix(code),
+    limit,
+  ]);
   return rows.map(rowToRecord);
 }
 
