@@ -46,10 +46,31 @@ export async function homeStats(db: Queryable, now: Date = new Date()): Promise<
 /** Blockscout's defaults: the oracle reads the newest 200 blocks with transactions and is refreshed every 30 s. */
 export const GAS_PRICE_BLOCKS = 200;
 export const GAS_PRICES_TTL_MS = 30_000;
-const oracleCache = new WeakMap<
-  Queryable,
-  { at: number; value: Promise<{ at: number; prices: GasPrices }> }
->();
+
+/**
+ * Per database, one computation at a time shared by every caller and served again until `ttlMs` has passed since it
+ * started; a failed computation is not kept.
+ */
+function perDatabase<T>(ttlMs: number, compute: (db: Queryable, at: number) => Promise<T>) {
+  const cache = new WeakMap<Queryable, { at: number; value: Promise<T> }>();
+  return (db: Queryable, at: number, ttl = ttlMs): Promise<T> => {
+    const hit = cache.get(db);
+    if (hit && at - hit.at < ttl) return hit.value;
+    const value = compute(db, at);
+    cache.set(db, { at, value });
+    value.catch(() => cache.get(db)?.value === value && cache.delete(db));
+    return value;
+  };
+}
+
+const oracle = perDatabase(GAS_PRICES_TTL_MS, async (db, at) => {
+  const [blocks, baseFee, avg] = await Promise.all([
+    gasPricePercentiles(db, GAS_PRICE_BLOCKS),
+    newestBaseFee(db),
+    averageBlockTimeMs(db),
+  ]);
+  return { at, prices: gasPricesView(blocks, baseFee, avg) };
+});
 
 /**
  * The gas price oracle, computed at most once per TTL per database (its statement reads the transactions of up to
@@ -59,18 +80,7 @@ export function gasPrices(
   db: Queryable,
   now: () => number = Date.now,
 ): Promise<{ at: number; prices: GasPrices }> {
-  const t = now();
-  const hit = oracleCache.get(db);
-  if (hit && t - hit.at < GAS_PRICES_TTL_MS) return hit.value;
-  const value = Promise.all([
-    gasPricePercentiles(db, GAS_PRICE_BLOCKS),
-    newestBaseFee(db),
-    averageBlockTimeMs(db),
-  ]).then(([blocks, baseFee, avg]) => ({ at: t, prices: gasPricesView(blocks, baseFee, avg) }));
-  oracleCache.set(db, { at: t, value });
-  // A failed computation is not kept.
-  value.catch(() => oracleCache.get(db)?.value === value && oracleCache.delete(db));
-  return value;
+  return oracle(db, now());
 }
 
 /**
@@ -85,7 +95,9 @@ export async function indexingStatus(db: Queryable, caughtUp?: () => boolean): P
 const DAY_MS = 24 * 3600 * 1000;
 /** How long a computed `/transactions/stats` answer is served again (Blockscout refreshes its cache periodically). */
 export const TRANSACTION_STATS_TTL_MS = 30_000;
-const statsCache = new WeakMap<Queryable, { at: number; value: Promise<TransactionsStats> }>();
+const dayStats = perDatabase(TRANSACTION_STATS_TTL_MS, (db, at) =>
+  transactionsSince(db, new Date(at - DAY_MS)).then(transactionsStatsView),
+);
 
 /**
  * `/transactions/stats`: the last 24 hours' transactions and fees, cached per database for a few seconds so that
@@ -96,12 +108,5 @@ export function transactionsStats(
   now: () => number = Date.now,
   ttlMs = TRANSACTION_STATS_TTL_MS,
 ): Promise<TransactionsStats> {
-  const t = now();
-  const hit = statsCache.get(db);
-  if (hit && t - hit.at < ttlMs) return hit.value;
-  const value = transactionsSince(db, new Date(t - DAY_MS)).then(transactionsStatsView);
-  statsCache.set(db, { at: t, value });
-  // A failed computation is not kept.
-  value.catch(() => statsCache.get(db)?.value === value && statsCache.delete(db));
-  return value;
+  return dayStats(db, now(), ttlMs);
 }

@@ -51,23 +51,10 @@ export async function candidatesFor(
   type: BytecodeType,
 ): Promise<VerifiedContractRecord[]> {
   const bytes = Buffer.from(bytecode.slice(2), "hex");
-  const found =
-    type === "CREATION_INPUT"
-      ? await candidatesByCreationPrefix(db, bytes)
-      : await candidatesByRuntimeLength(db, bytes.length);
-  const seen = new Set<string>();
-  return found.filter((r) => {
-    const key = JSON.stringify([
-      r.compilerVersion,
-      r.fileName,
-      r.contractName,
-      r.compilerSettings,
-      r.sources,
-    ]);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  // One per distinct source already: the statements keep one verified contract per compilation.
+  return type === "CREATION_INPUT"
+    ? candidatesByCreationPrefix(db, bytes)
+    : candidatesByRuntimeLength(db, bytes.length);
 }
 
 /** eth-bytecode-db's artifact members (JSON text) from what the store keeps of a compilation. */
