@@ -1,6 +1,7 @@
 import { createPublicClient, http, type PublicClient } from "viem";
 import { LookoutError } from "../errors/base.js";
 import { createLimiter, type Limiter } from "../util/limiter.js";
+import { httpFetch } from "./http-fetch.js";
 
 export class RpcError extends LookoutError {
   override name = "RpcError";
@@ -13,7 +14,7 @@ export type RpcOptions = {
   retries: number;
   /** Requests in flight at once (each may be a JSON-RPC batch). */
   concurrency?: number;
-  /** Largest HTTP response read (bytes); a larger answer fails its request. Default: no bound. */
+  /** Largest HTTP response read (bytes); a larger answer fails its request. Default: 256 MiB. */
   maxResponseBytes?: number;
   /**
    * Coalesce calls made in the same tick into JSON-RPC batches (default true). viem flushes a batch from a
@@ -35,6 +36,12 @@ export type Rpc = {
   readonly limiter: Limiter;
 };
 
+/**
+ * Bound of one answer when the caller sets none: a batch of full blocks, receipts or call traces of a busy chain
+ * runs to tens of MiB; this only stops a runaway answer from exhausting memory.
+ */
+const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
+
 export function createRpc(o: RpcOptions): Rpc {
   const client = createPublicClient({
     transport: http(o.url, {
@@ -42,7 +49,10 @@ export function createRpc(o: RpcOptions): Rpc {
       timeout: o.timeoutMs,
       retryCount: o.retries,
       retryDelay: 150,
-      ...(o.maxResponseBytes ? { fetchFn: boundedFetch(o.maxResponseBytes) } : {}),
+      fetchFn: httpFetch({ maxBytes: o.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES }),
+      // httpFetch bounds the body while reading it; viem's own bound (10 MiB by default) would refuse a large
+      // batch of blocks or traces, and re-encodes every answer to measure it.
+      maxResponseBodySize: false,
     }),
   });
   // A generous bound: calls made in the same tick still coalesce into one HTTP batch.
@@ -56,42 +66,6 @@ export function createRpc(o: RpcOptions): Rpc {
         () => client.request({ method, params } as never, { retryCount: o.retries }) as Promise<T>,
       );
     },
-  };
-}
-
-/** fetch that reads at most `maxBytes` of a response body and fails beyond (while streaming, not after). */
-export function boundedFetch(maxBytes: number): typeof fetch {
-  return async (input, init) => {
-    const res = await fetch(input, init);
-    const tooLarge = () =>
-      new RpcError({
-        code: "rpc_response_too_large",
-        shortMessage: `The node's answer exceeds ${maxBytes} bytes`,
-      });
-    const declared = Number(res.headers.get("content-length") ?? Number.NaN);
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      await res.body?.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    if (!res.body) return res;
-    const reader = res.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-    return new Response(Buffer.concat(chunks), {
-      status: res.status,
-      statusText: res.statusText,
-      headers: res.headers,
-    });
   };
 }
 
