@@ -48,6 +48,11 @@ export const DEFAULT_VYPER_LIST_URL =
   "https://raw.githubusercontent.com/blockscout/solc-bin/main/vyper.list.json";
 
 /** Every way one version can be run; the registry picks one at compile time. */
+/** A compile request made ready: the sanitiser's own answer, or what the compiler gets and its cache key. */
+type Prepared =
+  | { output: CompilerOutput }
+  | { entry: Entry; input: StandardJsonInput; text: string; key: string };
+
 type Entry = {
   version: CompilerVersion;
   key: string;
@@ -67,6 +72,10 @@ export class CompilerRegistry implements Compiler {
   private readonly semaphore: Semaphore;
   private readonly cache: CompilationCache;
   private readonly inflight = new Map<string, Promise<CompilerOutput>>();
+  private readonly prepared = new WeakMap<
+    StandardJsonInput,
+    { language: CompilerLanguage; version: string; prepared: Prepared }
+  >();
   private lists: Lists = {};
   private local: Record<StoreKind, Set<string>> = {
     solcNative: new Set(),
@@ -320,21 +329,23 @@ export class CompilerRegistry implements Compiler {
     return resolveVersion(version, language === "Solidity" ? this.solidity : this.vyper, language);
   }
 
+  /**
+   * Whether this input's output is in the compilation cache (a compile would not run). Without reading the entry:
+   * the verifier asks it before deciding to compile at once.
+   */
+  async isCached(req: CompileRequest): Promise<boolean> {
+    if (!this.discovered) await this.readyPromise;
+    const p = this.prepareRequest(req);
+    return "output" in p ? true : this.cache.has(p.key);
+  }
+
   async compile(req: CompileRequest): Promise<CompilerOutput> {
     // Not a turn of the event loop once discovery is done: a request starting its compile at once (verify.ts) gets
     // it to the worker before its other first steps (the node's and the database's round trips) take the thread.
     if (!this.discovered) await this.readyPromise;
-    if (req.language !== "Solidity" && req.language !== "Vyper") {
-      throw new InvalidInputError(`Unknown language: ${String(req.language)}`, { field: "language" });
-    }
-    const entry = this.entryFor(req.language, req.version);
-    const sanitized = sanitizeInput(req.language, req.input);
-    if (!sanitized.ok) return sanitized.output;
-    const input = sanitized.input;
-    // Key-sorted JSON: the cache key's text and what the compiler reads (source order does not change solc's
-    // output: it orders source units by name).
-    const text = canonicalJson(input);
-    const key = compilationKey(req.language, entry.key, text);
+    const p = this.prepareRequest(req);
+    if ("output" in p) return p.output;
+    const { entry, input, text, key } = p;
     const cached = await this.cache.get(key);
     if (cached) {
       this.stats.cacheHits++;
@@ -351,6 +362,30 @@ export class CompilerRegistry implements Compiler {
       this.stats.cacheHits++;
     }
     return running;
+  }
+
+  /**
+   * The sanitised input, its text and its cache key; once per input object (`isCached` then `compile` of the same
+   * input serialise and hash it once).
+   */
+  private prepareRequest(req: CompileRequest): Prepared {
+    const known = this.prepared.get(req.input);
+    if (known && known.language === req.language && known.version === req.version) return known.prepared;
+    if (req.language !== "Solidity" && req.language !== "Vyper") {
+      throw new InvalidInputError(`Unknown language: ${String(req.language)}`, { field: "language" });
+    }
+    const entry = this.entryFor(req.language, req.version);
+    const sanitized = sanitizeInput(req.language, req.input);
+    let prepared: Prepared;
+    if (!sanitized.ok) prepared = { output: sanitized.output };
+    else {
+      // Key-sorted JSON: the cache key's text and what the compiler reads (source order does not change solc's
+      // output: it orders source units by name).
+      const text = canonicalJson(sanitized.input);
+      prepared = { entry, input: sanitized.input, text, key: compilationKey(req.language, entry.key, text) };
+    }
+    this.prepared.set(req.input, { language: req.language, version: req.version, prepared });
+    return prepared;
   }
 
   private async compileUncached(

@@ -119,15 +119,14 @@ async function compileAttempt(
   version: string,
   attempt: CompileAttempt,
   speculate: Promise<boolean>,
+  compilerInput: (raw: StandardJsonInput) => StandardJsonInput,
 ): Promise<AttemptResult> {
   const started = performance.now();
   const engineVersion = version.replace(/^v/, "");
   const candidates: CandidateContract[] = [];
   try {
     for (const raw of attempt.inputs) {
-      // Vyper's selection depends on the version and on which files are contracts (src/verifier/vyper).
-      const input =
-        language === "Vyper" ? vyperCompilerInput(raw, parseVyperVersion(version)) : withOutputSelection(raw);
+      const input = compilerInput(raw);
       // One edited compile per input, whoever asks first (the speculation or the output's own auxdata).
       let editedRun: Promise<CompilerOutput> | undefined;
       const compileEdited = () => {
@@ -210,28 +209,54 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
   const severalAuxdata = new Promise<boolean>((resolve) => {
     decideAuxdata = resolve;
   });
+  // What the compiler gets for each input, made once: the cache check below and the compile share it.
+  const compilerInputs = new Map<StandardJsonInput, StandardJsonInput>();
+  const compilerInput = (raw: StandardJsonInput) => {
+    let input = compilerInputs.get(raw);
+    if (!input) {
+      // Vyper's selection depends on the version and on which files are contracts (src/verifier/vyper).
+      input =
+        req.language === "Vyper"
+          ? vyperCompilerInput(raw, parseVyperVersion(version))
+          : withOutputSelection(raw);
+      compilerInputs.set(raw, input);
+    }
+    return input;
+  };
   // Attempts compile lazily, once per request; the first one must compile (its errors are the user's).
   const compiled: Array<Promise<AttemptResult> | undefined> = [];
   const attemptResult = (k: number) => {
-    compiled[k] ??= compileAttempt(deps, req.language, version, attempts[k]!, severalAuxdata).catch(
-      compilerFailure,
-    );
+    compiled[k] ??= compileAttempt(
+      deps,
+      req.language,
+      version,
+      attempts[k]!,
+      severalAuxdata,
+      compilerInput,
+    ).catch(compilerFailure);
     return compiled[k]!;
   };
   // The store's compilations of these inputs are looked up while the chain is asked (they do not depend on it).
   const storedLookup = storedCandidates(deps.db, req.language, version, attempts[0]!.inputs)
     .catch((): CandidateContract[] => [])
     .finally(() => phase?.("storedLookup", since(started)));
-  // The first attempt compiles as soon as the store says it holds no compilation of these inputs, beside
-  // eth_getCode rather than after it. The answers stay those of waiting: an address without code still gets the
-  // validation result, without waiting for this compile (left to finish alone; never an unhandled rejection); that
-  // compile is for nothing, but any request naming a contract with unmatched sources costs the same, so no one can
-  // make us compile more. A copy of a verified contract does not compile at all: on large sources even a cache hit
-  // (key, disk read, parse on the main thread) or a cold compile beside the request cost it several times its
-  // answer (bench:verify corpus, "stored").
-  void storedLookup.then((found) => {
-    if (found.length === 0) attemptResult(0).catch(() => {});
-  });
+  // The first attempt compiles at once, beside the store's lookup and eth_getCode, when the compilation cache does
+  // not hold its output: new sources, the usual case. When the cache does hold it, this may be a copy of a verified
+  // contract, which must not even read that entry (on large sources the read and its parse on the main thread cost
+  // a copy several times its answer: bench:verify corpus, "stored"), so the compile waits for the store to say it
+  // holds no compilation of these inputs. The answers stay those of waiting: an address without code still gets
+  // the validation result, without waiting for this compile (left to finish alone; never an unhandled rejection);
+  // that compile is for nothing, but any request naming a contract with unmatched sources costs the same, so no
+  // one can make us compile more.
+  const firstInput = attempts[0]!.inputs[0]!;
+  void (async () => {
+    const cached = await (deps.compilers.isCached?.({
+      language: req.language,
+      version,
+      input: compilerInput(firstInput),
+    }) ?? true);
+    if (!cached || (await storedLookup).length === 0) await attemptResult(0);
+  })().catch(() => {});
   // First stage: is there code at every address? That alone decides a validation result.
   const codes = await Promise.all(
     targets.map(

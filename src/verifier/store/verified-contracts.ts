@@ -260,6 +260,8 @@ export async function saveVerifiedContract(
     : await db.query<{ verified_at: Date | string }>(
         o.asyncCommit ? UPSERT_WITH_COMPILATION_ASYNC : UPSERT_WITH_COMPILATION,
         [...contractParams(c, id, code), ...compilationParams(c, id, code)],
+        // Parsing and planning this statement took 0.4-0.9 ms of every new verification's write.
+        { prepare: true },
       );
   // The stored row is what was sent: no need to read back (and parse) sources and artifacts again.
   if (rows[0])
