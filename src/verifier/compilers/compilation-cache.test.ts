@@ -1,8 +1,17 @@
+import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { compilerText, DiskCache, MemoryLruCache, TieredCache } from "./compilation-cache.js";
+import {
+  canonicalJson,
+  canonicalJsonParts,
+  compilationKey,
+  compilerText,
+  DiskCache,
+  MemoryLruCache,
+  TieredCache,
+} from "./compilation-cache.js";
 import type { CompilerOutput } from "./types.js";
 
 describe("compilation cache", () => {
@@ -42,5 +51,32 @@ describe("compilation cache", () => {
     expect(await disk.get(key)).toEqual(output);
     writeFileSync(fileOf(dir, key), '{"errors": [');
     expect(await disk.get(key)).toBeUndefined();
+  });
+
+  it("keys an input by its key-sorted text, the same whether hashed whole or in pieces", () => {
+    const input = {
+      sources: {
+        "b.sol": { content: 'contract B { string s = "é\\u2028\\"x"; }' },
+        "a.sol": { content: "" },
+      },
+      settings: {
+        optimizer: { runs: 200, enabled: true },
+        libraries: { "2": {}, "10": {} },
+        skipped: undefined,
+      },
+      list: [1, undefined, null, { z: 1.5e300, a: true }],
+    };
+    // Keys sorted as strings ("10" before "2"), undefined members left out, undefined array items null.
+    const text =
+      '{"list":[1,null,null,{"a":true,"z":1.5e+300}],"settings":{"libraries":{"10":{},"2":{}},' +
+      '"optimizer":{"enabled":true,"runs":200}},"sources":{"a.sol":{"content":""},' +
+      '"b.sol":{"content":"contract B { string s = \\"é\\\\u2028\\\\\\"x\\"; }"}}}';
+    expect(canonicalJson(input)).toBe(text);
+    const parts: string[] = [];
+    canonicalJsonParts(input, parts);
+    expect(parts.length).toBeGreaterThan(1);
+    const whole = createHash("sha256").update("Solidity\nv1\n").update(text).digest("hex");
+    expect(compilationKey("Solidity", "v1", parts)).toBe(whole);
+    expect(compilationKey("Solidity", "v1", text)).toBe(whole);
   });
 });

@@ -8,8 +8,8 @@ import { CompilerError } from "./errors.js";
 export type NativeRunOptions = {
   binary: string;
   args: string[];
-  /** Standard JSON, written to stdin. */
-  stdin: string;
+  /** Standard JSON, written to stdin (in pieces, as they come). */
+  stdin: string | readonly string[];
   timeoutMs: number;
   memoryLimitMb: number;
   /** Extra arguments that need the working directory, e.g. solc's --base-path. */
@@ -111,7 +111,11 @@ export async function runNative(opts: NativeRunOptions): Promise<NativeRunResult
           ),
         );
       });
-      child.stdin.end(opts.stdin);
+      if (typeof opts.stdin === "string") child.stdin.end(opts.stdin);
+      else {
+        for (const part of opts.stdin) child.stdin.write(part);
+        child.stdin.end();
+      }
     });
   } finally {
     await rm(cwd, { recursive: true, force: true });

@@ -16,7 +16,8 @@ type Job = {
   id: number;
   type: "compile" | "version";
   soljsonPath: string;
-  input?: string;
+  /** Standard JSON in pieces, joined by the worker. */
+  input?: readonly string[];
   resolve: (s: string) => void;
   reject: (e: unknown) => void;
 };
@@ -50,7 +51,7 @@ export class SolcJsPool {
 
   constructor(private readonly opts: SolcJsPoolOptions) {}
 
-  compile(soljsonPath: string, input: string): Promise<string> {
+  compile(soljsonPath: string, input: readonly string[]): Promise<string> {
     return this.submit("compile", soljsonPath, input);
   }
 
@@ -74,7 +75,7 @@ export class SolcJsPool {
     );
   }
 
-  private submit(type: Job["type"], soljsonPath: string, input?: string): Promise<string> {
+  private submit(type: Job["type"], soljsonPath: string, input?: readonly string[]): Promise<string> {
     if (this.closed) return Promise.reject(new CompilerError("unavailable", "Compiler pool closed"));
     return new Promise<string>((resolve, reject) => {
       this.queue.push({ id: this.nextId++, type, soljsonPath, input, resolve, reject });

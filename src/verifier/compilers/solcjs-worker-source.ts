@@ -62,7 +62,7 @@ parentPort.on("message", (msg) => {
   let reply;
   try {
     const solc = load(msg.soljsonPath);
-    const result = msg.type === "version" ? solc.version() : solc.compile(msg.input, { import: refuseImport });
+    const result = msg.type === "version" ? solc.version() : solc.compile(msg.input.join(""), { import: refuseImport });
     // solc catches a failed allocation itself and answers with an error; the JSON key context cannot come from
     // user text (its quotes would be escaped). The pool then reports running out of memory and drops this worker.
     if (typeof result === "string" && result.includes(BAD_ALLOC)) throw new Error("out of memory (std::bad_alloc)");

@@ -1,7 +1,14 @@
 import { createHash } from "node:crypto";
-import { canonicalJson } from "../compilers/index.js";
+import { canonicalJsonParts } from "../compilers/compilation-cache.js";
 
-const sha256 = (parts: readonly unknown[]) => createHash("sha256").update(canonicalJson(parts)).digest();
+/** sha256 of canonicalJson(value), fed piece by piece (large sources are not copied into one string first). */
+function sha256(value: readonly unknown[]): Buffer {
+  const parts: string[] = [];
+  canonicalJsonParts(value, parts);
+  const h = createHash("sha256");
+  for (const p of parts) h.update(p);
+  return h.digest();
+}
 
 /** What a compilation is made of: the compiler's inputs, as the store keeps them. */
 export type CompilationInputs = {
