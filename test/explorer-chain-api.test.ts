@@ -505,6 +505,12 @@ describe("explorer API: blocks, transactions, stats, search (against anvil)", ()
         token_type: "ERC-20",
       },
     ]);
+    // Every word a prefix of a word of symbol and name, in any order (Blockscout's full-text search).
+    expect(await search("coin")).toMatchObject([{ type: "token", address_hash: getAddress(coin) }]);
+    expect(await search("Coi tcn")).toMatchObject([{ type: "token", address_hash: getAddress(coin) }]);
+    expect(await search("test coins cheap")).toEqual([]);
+    // Names from three characters on, as Blockscout.
+    expect(await search("te")).toEqual([]);
     expect(await search("forwar")).toMatchObject([
       {
         type: "contract",

@@ -44,29 +44,35 @@ export async function tokenByAddress(db: Queryable, address: Address): Promise<T
 }
 
 /**
- * Tokens whose name or symbol starts with the text (case-insensitive), most holders first, as Blockscout ranks
- * them. The tokens table is small next to the chain tables; the scan is bounded by it, not by the chain.
+ * The query's words as a full-text query of word prefixes (`word:*`, all of them), as Blockscout prepares its
+ * search term; null when the text has no word (letters and digits).
  */
-export async function tokensByName(db: Queryable, text: string, limit: number): Promise<TokenHit[]> {
+export function wordPrefixQuery(text: string): string | null {
+  const words = text.match(/[a-zA-Z0-9]+/g);
+  return words ? words.map((w) => `${w}:*`).join(" & ") : null;
+}
+
+/**
+ * Tokens every word of whose query is a prefix of a word of their symbol and name, most holders first, then by
+ * name, as Blockscout ranks them. A GIN index on the same expression serves the match.
+ */
+export async function tokensByName(db: Queryable, words: string, limit: number): Promise<TokenHit[]> {
   return db.query<TokenHit>(
-    `${TOKEN} where name is not null and symbol is not null and (lower(name) like $1 or lower(symbol) like $1)
-     order by holders_count desc nulls last, address limit $2`,
-    [`${likePrefix(text)}%`, limit],
+    `${TOKEN} where name is not null and symbol is not null
+       and to_tsvector('english', symbol || ' ' || name) @@ to_tsquery('english', $1)
+     order by holders_count desc nulls last, name, address limit $2`,
+    [words, limit],
   );
 }
 
-/** Verified contracts of the indexed chain whose contract name starts with the text. */
-export async function contractsByName(db: Queryable, text: string, limit: number): Promise<ContractHit[]> {
+/** Verified contracts of the indexed chain whose name matches the words (as tokensByName), by name. */
+export async function contractsByName(db: Queryable, words: string, limit: number): Promise<ContractHit[]> {
   return db.query<ContractHit>(
     `select v.address, c.contract_name as name from verified_contracts v
        join verified_compilations c on c.id = v.compilation_id
-     where v.chain_id = (select chain_id from indexer_state where id = 1) and lower(c.contract_name) like $1
-     order by v.address limit $2`,
-    [`${likePrefix(text)}%`, limit],
+     where v.chain_id = (select chain_id from indexer_state where id = 1)
+       and to_tsvector('english', c.contract_name) @@ to_tsquery('english', $1)
+     order by c.contract_name, v.address limit $2`,
+    [words, limit],
   );
-}
-
-/** The text as a literal LIKE prefix (its own % and _ escaped). */
-function likePrefix(text: string): string {
-  return text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
 }

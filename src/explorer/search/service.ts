@@ -11,6 +11,7 @@ import {
   tokenByAddress,
   tokensByName,
   transactionHit,
+  wordPrefixQuery,
 } from "./query.js";
 import {
   addressItem,
@@ -27,10 +28,12 @@ export type SearchDeps = AddressDeps & { db: Queryable };
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const HASH = /^0x[0-9a-fA-F]{64}$/;
 const NUMBER = /^[0-9]{1,15}$/;
+const MIN_TEXT_LENGTH = 3;
 
 /**
  * Blockscout's joint search over what Lookout indexes: an address (and the token at it), a transaction or block
- * hash, a block number, token names and symbols, verified contract names. At most one page (50) of results.
+ * hash, a block number, token names and symbols, verified contract names (each word of the query the prefix of a
+ * word of the name). At most one page (50) of results.
  */
 export async function search(deps: SearchDeps, q: string): Promise<SearchItem[]> {
   const text = q.trim();
@@ -59,9 +62,12 @@ export async function search(deps: SearchDeps, q: string): Promise<SearchItem[]>
   }
   const items: SearchItem[] = [];
   if (NUMBER.test(text)) items.push(...(await blockByNumberHit(db, Number(text))).map(blockItem));
+  // Names are searched from three characters on, as Blockscout does (a shorter number is a block number only).
+  const words = text.length >= MIN_TEXT_LENGTH ? wordPrefixQuery(text) : null;
+  if (!words) return items;
   const [tokens, contracts] = await Promise.all([
-    tokensByName(db, text, PAGE_SIZE),
-    contractsByName(db, text, PAGE_SIZE),
+    tokensByName(db, words, PAGE_SIZE),
+    contractsByName(db, words, PAGE_SIZE),
   ]);
   const verified = await (deps.verified ?? NO_VERIFIED_CONTRACTS)(
     tokens.map((t) => fromBytea(t.address) as Address),
