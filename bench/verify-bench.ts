@@ -19,7 +19,7 @@ import { automaticVerificationExtension } from "../src/indexer/auto-verify/exten
  * Each figure is the median of --rounds repetitions (compile and e2e alternate their order between rounds).
  * Part "alliance" (bench/verify-alliance.ts) runs first: the Verifier Alliance fixtures, compile vs e2e per case and
  * the fixed cost per verification in ms, by phase, with RPC calls and SQL statements per verification.
- * Usage: npm run bench:verify [-- --rounds 3 --only oz-erc20 --part alliance|corpus|all]
+ * Usage: npm run bench:verify [-- --rounds 3 --only oz-erc20 --part alliance|corpus|all --async-commit]
  * Needs the PostgreSQL of BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres); creates and
  * drops the database lookout_bench_verify.
  */
@@ -63,6 +63,8 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "3" },
     only: { type: "string" },
     part: { type: "string", default: "all" },
+    // The alliance part with VERIFIER_ASYNC_COMMIT's setting: the store's write does not wait for the WAL flush.
+    "async-commit": { type: "boolean", default: false },
   },
 });
 const rounds = Math.max(1, Number(values.rounds));
@@ -149,6 +151,7 @@ async function main() {
       adminClient: admin,
       adminUrl,
       rounds,
+      asyncCommit: values["async-commit"] === true,
       ...(values.only && values.part === "alliance" ? { only: values.only.split(",") } : {}),
       log,
     });
