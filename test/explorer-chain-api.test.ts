@@ -1,21 +1,22 @@
 import { readFileSync } from "node:fs";
 import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { type Address, encodeFunctionData, getAddress, type Hex, toHex } from "viem";
+import { type Address, encodeFunctionData, erc20Abi, getAddress, type Hex, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRpc } from "../src/chain/rpc.js";
 import { BlockListSchema, BlockSchema, BlocksPageSchema } from "../src/explorer/block/schema.js";
 import { QuickSearchSchema, RedirectSchema, SearchResultSchema } from "../src/explorer/search/schema.js";
+import { StateChangesSchema } from "../src/explorer/state-change/schema.js";
 import { BackendVersionSchema, HomeStatsSchema, IndexingStatusSchema } from "../src/explorer/stats/schema.js";
 import {
   RawTraceSchema,
-  StateChangesSchema,
   TransactionListSchema,
   TransactionSchema,
   TransactionsPageSchema,
 } from "../src/explorer/transaction/schema.js";
 import type { App } from "../src/http/app.js";
 import { automaticVerificationExtension } from "../src/indexer/auto-verify/extension.js";
+import { coinBalanceExtension } from "../src/indexer/balances/extension.js";
 import { createProxiesExtension } from "../src/indexer/proxies/extension.js";
 import type { Indexer } from "../src/indexer/runtime.js";
 import { refreshTokenProperties } from "../src/tokens/properties.js";
@@ -125,7 +126,13 @@ describe("explorer API: blocks, transactions, stats, search (against anvil)", ()
     compilers = await offlineVerifierCompilers();
     app = await buildVerifierApp(t.db, chain, compilers);
     indexer = await createTestIndexer(t.db, url, {
-      extensions: [createProxiesExtension(), automaticVerificationExtension(), ...explorerExtensions()],
+      // As `lookout start` runs it: the coin balance history gives state changes their balances.
+      extensions: [
+        coinBalanceExtension(),
+        createProxiesExtension(),
+        automaticVerificationExtension(),
+        ...explorerExtensions(),
+      ],
     });
 
     const version = versionFor(compilers, "0.8.26");
@@ -317,10 +324,67 @@ describe("explorer API: blocks, transactions, stats, search (against anvil)", ()
     });
     const c = await get(`/api/v2/transactions/${tx.create}/raw-trace`);
     expect(c.body[1]).toMatchObject({ type: "create", action: { from: factory, value: toHex(7n) } });
-    const s = await get(`/api/v2/transactions/${tx.forward}/state-changes`);
-    expect(s.status).toBe(200);
-    conforms(StateChangesSchema, s.body);
     expect((await get(`/api/v2/transactions/${tx.forward}/summary`)).status).toBe(403);
+  });
+
+  it("shows each transaction's state changes as the node's balances before and after it", async () => {
+    const balance = async (a: Address, n: number) =>
+      BigInt(await rpc<Hex>(url, "eth_getBalance", [a, toHex(n)]));
+    const tokenBalance = async (a: Address, n: number) =>
+      BigInt(
+        await rpc<Hex>(url, "eth_call", [
+          { to: coin, data: encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [a] }) },
+          toHex(n),
+        ]),
+      );
+    for (const name of ["erc20", "forward", "create", "revert", "eth0", "deployForwarder"]) {
+      const h = tx[name]!;
+      const nodeTx = allTxs().find((x) => x.hash === h)!;
+      const n = Number(nodeTx.blockNumber);
+      const r = await get(`/api/v2/transactions/${h}/state-changes`);
+      expect(r.status).toBe(200);
+      conforms(StateChangesSchema, r.body);
+      expect(r.body.next_page_params).toBeNull();
+      const coins = (r.body.items as any[]).filter((i) => i.type === "coin");
+      // Every coin entry is the node's balance at the end of the previous block and of this one (one
+      // transaction per block here), and every participant whose balance moved has one.
+      for (const c of coins) {
+        const a = c.address.hash.toLowerCase() as Address;
+        const [before, after] = [await balance(a, n - 1), await balance(a, n)];
+        expect({ a, before: c.balance_before, after: c.balance_after, change: c.change }).toEqual({
+          a,
+          before: String(before),
+          after: String(after),
+          change: String(after - before),
+        });
+        expect(c.is_miner).toBe(a === blocks[n]!.miner.toLowerCase());
+      }
+      const participants = [nodeTx.from, nodeTx.to, blocks[n]!.miner, ...(name === "forward" ? [C] : [])]
+        .filter((a): a is Address => !!a)
+        .map((a) => a.toLowerCase() as Address);
+      for (const a of new Set(participants))
+        if ((await balance(a, n - 1)) !== (await balance(a, n)))
+          expect(coins.map((c) => c.address.hash.toLowerCase())).toContain(a);
+      const tokens = (r.body.items as any[]).filter((i) => i.type === "token");
+      if (name !== "erc20") {
+        expect(tokens).toEqual([]);
+        continue;
+      }
+      // The ERC-20 transfer A → B: both holders, with balanceOf before and after, by address.
+      expect(tokens.map((e) => e.address.hash.toLowerCase())).toEqual([A, B].sort());
+      for (const e of tokens) {
+        const a = e.address.hash.toLowerCase() as Address;
+        const [before, after] = [await tokenBalance(a, n - 1), await tokenBalance(a, n)];
+        expect(e).toMatchObject({
+          is_miner: false,
+          token: { address_hash: getAddress(coin), type: "ERC-20" },
+          balance_before: String(before),
+          balance_after: String(after),
+          change: String(after - before),
+        });
+      }
+    }
+    expect((await get(`/api/v2/transactions/0x${"ab".repeat(32)}/state-changes`)).status).toBe(404);
   });
 
   it("pages every transaction newest first, to the end, without gaps or repeats", async () => {

@@ -68,9 +68,3 @@ export const RawTraceSchema = Type.Array(
     type: Type.String(),
   }),
 );
-
-/** TxStateChanges (txStateChanges.ts). */
-export const StateChangesSchema = Type.Object({
-  items: Type.Array(Type.Unknown()),
-  next_page_params: OrNull(Type.Object({})),
-});

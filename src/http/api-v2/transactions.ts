@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyPluginAsync } from "fastify";
 import type { Address, Hex } from "viem";
+import { stateChangesPage, transactionStateChanges } from "../../explorer/state-change/service.js";
 import { transactionsStats } from "../../explorer/stats/service.js";
-import { transactionByHash } from "../../explorer/transaction/query.js";
 import { rawTrace } from "../../explorer/transaction/raw-trace.js";
 import {
   addressTransactions,
@@ -22,6 +22,12 @@ const TxsQuery = Type.Object({
   method: Type.Optional(Type.String()),
   ...TX_CURSOR,
   ...PAGING,
+});
+// Blockscout pages state changes by an offset in items_count (one transaction's changes, bounded).
+const StateChangesQuery = Type.Object({
+  ...PAGING,
+  items_count: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
+  state_changes: Type.Optional(Type.String()),
 });
 const AddressTxsQuery = Type.Object({
   filter: Type.Optional(Type.Union([Type.Literal("to"), Type.Literal("from")])),
@@ -66,11 +72,11 @@ export const transactionRoutes: FastifyPluginAsync<TransactionRouteOptions> = as
   );
   app.get(
     "/transactions/:transaction_hash_param/state-changes",
-    { schema: { params: TxParams, querystring: Type.Object(PAGING), tags: ["transactions"] } },
+    { schema: { params: TxParams, querystring: StateChangesQuery, tags: ["transactions"] } },
     async (req, reply) => {
-      if (!(await transactionByHash(deps.db, hashOf(req)))) return reply.code(404).send(NOT_FOUND);
-      // Balances are stored per block, not per transaction: no before/after of a single transaction to show.
-      return { items: [], next_page_params: null };
+      const all = await transactionStateChanges(deps, hashOf(req));
+      if (!all) return reply.code(404).send(NOT_FOUND);
+      return stateChangesPage(all, (req.query as { items_count?: number }).items_count ?? 0);
     },
   );
   app.get(
