@@ -24,7 +24,10 @@ describe("transaction state changes within a block (against anvil's prestate dif
   let app: App;
   let url: string;
   let coin: Address;
+  let nft: Address;
+  let multi: Address;
   const hashes: Hex[] = [];
+  const nftHashes: Hex[] = [];
 
   beforeAll(async () => {
     chain = await startTestChain();
@@ -36,6 +39,8 @@ describe("transaction state changes within a block (against anvil's prestate dif
     ];
     t = await createTestDb();
     coin = await deployToken(url, A, "TestCoin", [10n ** 24n]);
+    nft = await deployToken(url, A, "TestNft", ["Test NFT", "TNF", "ipfs://x/"]);
+    multi = await deployToken(url, A, "Test1155", ["ipfs://m/{id}"]);
     await rpc(url, "evm_setAutomine", [false]);
     const send = async (o: { from: Address; to: Address; value?: bigint; data?: Hex }) =>
       rpc<Hex>(url, "eth_sendTransaction", [
@@ -54,8 +59,13 @@ describe("transaction state changes within a block (against anvil's prestate dif
     hashes.push(await send({ from: B, to: coin, data: callData("TestCoin", "transfer", [C, 200n]) }));
     hashes.push(await send({ from: C, to: A, value: 12345n }));
     await rpc(url, "evm_mine", []);
+    // A second block: an NFT minted then moved on, and ERC-1155 units minted.
+    nftHashes.push(await send({ from: A, to: nft, data: callData("TestNft", "mint", [B, 7n]) }));
+    nftHashes.push(await send({ from: B, to: nft, data: callData("TestNft", "transferFrom", [B, C, 7n]) }));
+    nftHashes.push(await send({ from: A, to: multi, data: callData("Test1155", "mint", [B, 1n, 5n]) }));
+    await rpc(url, "evm_mine", []);
     await rpc(url, "evm_setAutomine", [true]);
-    for (const h of hashes) await waitForReceipt(url, h);
+    for (const h of [...hashes, ...nftHashes]) await waitForReceipt(url, h);
     const indexer = await createTestIndexer(t.db, url, {
       extensions: [coinBalanceExtension(), ...explorerExtensions()],
     });
@@ -134,6 +144,50 @@ describe("transaction state changes within a block (against anvil's prestate dif
         [B, String(bBefore), String(bBefore - 200n), "-200"],
         [C, String(cBefore), String(cBefore + 200n), "200"],
       ].sort((x, y) => (x[0]! < y[0]! ? -1 : 1)),
+    );
+  });
+
+  it("lists an NFT's moves in and out per holder, and ERC-1155 units per id", async () => {
+    const [, B, C] = chain.accounts.map((a) => a.address.toLowerCase());
+    const zero = `0x${"0".repeat(40)}`;
+    const changes = async (h: Hex) => {
+      const r = await app.inject({ url: `/api/v2/transactions/${h}/state-changes` });
+      const body = r.json() as { items: any[] };
+      expect([...Value.Errors(StateChangesSchema, body)].map((e) => `${e.path}: ${e.message}`)).toEqual([]);
+      return body.items
+        .filter((i) => i.type === "token")
+        .map((e) => ({
+          holder: e.address.hash.toLowerCase(),
+          type: e.token.type,
+          id: e.token_id,
+          before: e.balance_before,
+          after: e.balance_after,
+          change: Array.isArray(e.change)
+            ? e.change.map((c: any) => `${c.direction}:${c.total.token_id}`)
+            : e.change,
+        }));
+    };
+    const byHolder = (xs: Array<{ holder: string }>) =>
+      [...xs].sort((x, y) => (x.holder < y.holder ? -1 : 1));
+    // The mint: the zero address gives (no balance to show), B receives its first.
+    expect(await changes(nftHashes[0]!)).toEqual(
+      byHolder([
+        { holder: zero, type: "ERC-721", id: null, before: null, after: null, change: ["from:7"] },
+        { holder: B!, type: "ERC-721", id: null, before: "0", after: "1", change: ["to:7"] },
+      ]),
+    );
+    // The same block's next transaction starts from the mint's result.
+    expect(await changes(nftHashes[1]!)).toEqual(
+      byHolder([
+        { holder: B!, type: "ERC-721", id: null, before: "1", after: "0", change: ["from:7"] },
+        { holder: C!, type: "ERC-721", id: null, before: "0", after: "1", change: ["to:7"] },
+      ]),
+    );
+    expect(await changes(nftHashes[2]!)).toEqual(
+      byHolder([
+        { holder: zero, type: "ERC-1155", id: "1", before: null, after: null, change: "-5" },
+        { holder: B!, type: "ERC-1155", id: "1", before: "0", after: "5", change: "5" },
+      ]),
     );
   });
 });
