@@ -45,7 +45,6 @@ export function coldSwitch(registry: CompilerRegistry): {
   const writing = new Set<Promise<void>>();
   slot.cache = {
     get: (k) => (cold ? Promise.resolve(undefined) : inner.get(k)),
-    has: (k) => (cold ? Promise.resolve(false) : inner.has(k)),
     set: (k, o) => {
       const p = inner.set(k, o);
       writing.add(p);

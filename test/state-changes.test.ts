@@ -167,7 +167,7 @@ describe("transaction state changes within a block (against anvil's prestate dif
             : e.change,
         }));
     };
-    const byHolder = (xs: Array<{ holder: string }>) =>
+    const byHolder = <T extends { holder: string }>(xs: T[]) =>
       [...xs].sort((x, y) => (x.holder < y.holder ? -1 : 1));
     // The mint: the zero address gives (no balance to show), B receives its first.
     expect(await changes(nftHashes[0]!)).toEqual(

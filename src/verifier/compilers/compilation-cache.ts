@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { access, mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { CompilerLanguage, CompilerOutput } from "./types.js";
 
@@ -11,8 +11,6 @@ export const compilerText = new WeakMap<CompilerOutput, string>();
 
 export interface CompilationCache {
   get(key: string): Promise<CompilerOutput | undefined>;
-  /** Whether `get` would find the entry, without reading it. */
-  has(key: string): Promise<boolean>;
   set(key: string, output: CompilerOutput): Promise<void>;
 }
 
@@ -74,9 +72,6 @@ export class MemoryLruCache implements CompilationCache {
     }
     return v;
   }
-  async has(key: string) {
-    return this.map.has(key);
-  }
   async set(key: string, output: CompilerOutput) {
     this.map.delete(key);
     this.map.set(key, output);
@@ -96,12 +91,6 @@ export class DiskCache implements CompilationCache {
     } catch {
       return undefined; // missing or torn: compile again
     }
-  }
-  async has(key: string) {
-    return access(this.path(key)).then(
-      () => true,
-      () => false,
-    );
   }
   async set(key: string, output: CompilerOutput) {
     const file = this.path(key);
@@ -124,10 +113,6 @@ export class TieredCache implements CompilationCache {
       }
     }
     return undefined;
-  }
-  async has(key: string) {
-    for (const t of this.tiers) if (await t.has(key)) return true;
-    return false;
   }
   async set(key: string, output: CompilerOutput) {
     await Promise.all(this.tiers.map((t) => t.set(key, output)));

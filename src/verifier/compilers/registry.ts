@@ -72,10 +72,6 @@ export class CompilerRegistry implements Compiler {
   private readonly semaphore: Semaphore;
   private readonly cache: CompilationCache;
   private readonly inflight = new Map<string, Promise<CompilerOutput>>();
-  private readonly prepared = new WeakMap<
-    StandardJsonInput,
-    { language: CompilerLanguage; version: string; prepared: Prepared }
-  >();
   private lists: Lists = {};
   private local: Record<StoreKind, Set<string>> = {
     solcNative: new Set(),
@@ -329,16 +325,6 @@ export class CompilerRegistry implements Compiler {
     return resolveVersion(version, language === "Solidity" ? this.solidity : this.vyper, language);
   }
 
-  /**
-   * Whether this input's output is in the compilation cache (a compile would not run). Without reading the entry:
-   * the verifier asks it before deciding to compile at once.
-   */
-  async isCached(req: CompileRequest): Promise<boolean> {
-    if (!this.discovered) await this.readyPromise;
-    const p = this.prepareRequest(req);
-    return "output" in p ? true : this.cache.has(p.key);
-  }
-
   async compile(req: CompileRequest): Promise<CompilerOutput> {
     // Not a turn of the event loop once discovery is done: a request starting its compile at once (verify.ts) gets
     // it to the worker before its other first steps (the node's and the database's round trips) take the thread.
@@ -364,13 +350,8 @@ export class CompilerRegistry implements Compiler {
     return running;
   }
 
-  /**
-   * The sanitised input, its text and its cache key; once per input object (`isCached` then `compile` of the same
-   * input serialise and hash it once).
-   */
+  /** The sanitised input, its text and its cache key (or the sanitiser's own answer). */
   private prepareRequest(req: CompileRequest): Prepared {
-    const known = this.prepared.get(req.input);
-    if (known && known.language === req.language && known.version === req.version) return known.prepared;
     if (req.language !== "Solidity" && req.language !== "Vyper") {
       throw new InvalidInputError(`Unknown language: ${String(req.language)}`, { field: "language" });
     }
@@ -386,7 +367,6 @@ export class CompilerRegistry implements Compiler {
       canonicalJsonParts(sanitized.input, text);
       prepared = { entry, input: sanitized.input, text, key: compilationKey(req.language, entry.key, text) };
     }
-    this.prepared.set(req.input, { language: req.language, version: req.version, prepared });
     return prepared;
   }
 

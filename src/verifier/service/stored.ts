@@ -2,23 +2,21 @@ import type { Queryable } from "../../db/db.js";
 import type { CompilerLanguage, StandardJsonInput } from "../compilers/index.js";
 import { type ContractMatch, type Hex, matchContract } from "../matching/index.js";
 import { inputHash } from "../store/keys.js";
-import { fullyVerifiedCompilations } from "../store/verified-contracts.js";
+import { fullyVerifiedCompilations, hasFullyVerifiedCompilation } from "../store/verified-contracts.js";
 import type { CandidateContract } from "./compiled.js";
 import { sourceTexts, storedSettings } from "./inputs.js";
 
 export type StoredWinner = { candidate: CandidateContract; result: ContractMatch };
 
 /**
- * Contracts the store already compiled from one of these inputs (same compiler version, sources and settings) and
- * that fully verified somewhere: compiling the input again would give the same code. Inputs with a source given
- * only by URL are left out (compiling them must fail, and the compiler must say so).
+ * The store's keys of these inputs (same compiler version, sources and settings) by hex. Inputs with a source
+ * given only by URL are left out (compiling them must fail, and the compiler must say so).
  */
-export async function storedCandidates(
-  db: Queryable,
+export function storedInputKeys(
   language: CompilerLanguage,
   version: string,
   inputs: readonly StandardJsonInput[],
-): Promise<CandidateContract[]> {
+): Map<string, StandardJsonInput> {
   const compiler = language === "Vyper" ? "vyper" : "solc";
   const byHash = new Map<string, StandardJsonInput>();
   for (const input of inputs) {
@@ -32,10 +30,28 @@ export async function storedCandidates(
     });
     byHash.set(key.toString("hex"), input);
   }
-  const hashes = [...byHash.keys()].map((h) => Buffer.from(h, "hex"));
+  return byHash;
+}
+
+const keyBuffers = (keys: ReadonlyMap<string, StandardJsonInput>) =>
+  [...keys.keys()].map((h) => Buffer.from(h, "hex"));
+
+/** Whether the store holds a fully verifying compilation of one of the inputs (an index probe, no code read). */
+export function storedCompilationExists(db: Queryable, keys: ReadonlyMap<string, StandardJsonInput>) {
+  return hasFullyVerifiedCompilation(db, keyBuffers(keys));
+}
+
+/**
+ * Contracts the store already compiled from one of these inputs and that fully verified somewhere: compiling the
+ * input again would give the same code.
+ */
+export async function storedCandidates(
+  db: Queryable,
+  keys: ReadonlyMap<string, StandardJsonInput>,
+): Promise<CandidateContract[]> {
   const out: CandidateContract[] = [];
-  for (const stored of await fullyVerifiedCompilations(db, hashes)) {
-    const input = byHash.get(stored.inputHash.toString("hex"));
+  for (const stored of await fullyVerifiedCompilations(db, keyBuffers(keys))) {
+    const input = keys.get(stored.inputHash.toString("hex"));
     if (input)
       out.push({
         fileName: stored.fileName,

@@ -24,8 +24,6 @@ import type { OnchainFacts } from "./onchain.js";
 /** What the verify service needs from compiler management (CompilerRegistry fits). */
 export type VerifierCompilers = {
   compile(req: CompileRequest): Promise<CompilerOutput>;
-  /** Whether `compile` would answer from its cache (without reading the entry). */
-  isCached?(req: CompileRequest): Promise<boolean>;
   /** Canonical `v…` name; throws InvalidInputError for unknown versions. */
   resolveVersion(language: CompilerLanguage, version: string): string;
   /** EVM versions of the version, "default" included; throws InvalidInputError for unknown versions. */

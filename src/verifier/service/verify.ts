@@ -28,7 +28,13 @@ import {
 } from "./inputs.js";
 import { checkRequestLimits } from "./limits.js";
 import { type CodeFacts, loadCode, loadCreation, type OnchainFacts } from "./onchain.js";
-import { fitsKnownCreation, storedCandidates, storedFullMatch } from "./stored.js";
+import {
+  fitsKnownCreation,
+  storedCandidates,
+  storedCompilationExists,
+  storedFullMatch,
+  storedInputKeys,
+} from "./stored.js";
 import type {
   ContractRef,
   ValidationItem,
@@ -237,26 +243,21 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
     return compiled[k]!;
   };
   // The store's compilations of these inputs are looked up while the chain is asked (they do not depend on it).
-  const storedLookup = storedCandidates(deps.db, req.language, version, attempts[0]!.inputs)
+  const keys = storedInputKeys(req.language, version, attempts[0]!.inputs);
+  const storedLookup = storedCandidates(deps.db, keys)
     .catch((): CandidateContract[] => [])
     .finally(() => phase?.("storedLookup", since(started)));
-  // The first attempt compiles at once, beside the store's lookup and eth_getCode, when the compilation cache does
-  // not hold its output: new sources, the usual case. When the cache does hold it, this may be a copy of a verified
-  // contract, which must not even read that entry (on large sources the read and its parse on the main thread cost
-  // a copy several times its answer: bench:verify corpus, "stored"), so the compile waits for the store to say it
-  // holds no compilation of these inputs. The answers stay those of waiting: an address without code still gets
-  // the validation result, without waiting for this compile (left to finish alone; never an unhandled rejection);
-  // that compile is for nothing, but any request naming a contract with unmatched sources costs the same, so no
-  // one can make us compile more.
-  const firstInput = attempts[0]!.inputs[0]!;
-  void (async () => {
-    const cached = await (deps.compilers.isCached?.({
-      language: req.language,
-      version,
-      input: compilerInput(firstInput),
-    }) ?? true);
-    if (!cached || (await storedLookup).length === 0) await attemptResult(0);
-  })().catch(() => {});
+  // The first attempt compiles as soon as the store says it holds no compilation of these inputs (an index probe,
+  // quicker than reading the compiled code), beside eth_getCode rather than after it. A copy of a verified contract
+  // does not compile at all: a compile beside its answer, or even a cache hit of large sources (key, disk read,
+  // parse on the main thread), cost it several times its answer (bench:verify corpus, "stored"). The answers stay
+  // those of waiting: an address without code still gets the validation result, without waiting for this compile
+  // (left to finish alone; never an unhandled rejection); that compile is for nothing, but any request naming a
+  // contract with unmatched sources costs the same, so no one can make us compile more.
+  void storedCompilationExists(deps.db, keys)
+    .catch(() => false)
+    .then((exists) => (exists ? undefined : attemptResult(0)))
+    .catch(() => {});
   // First stage: is there code at every address? That alone decides a validation result.
   const codes = await Promise.all(
     targets.map(

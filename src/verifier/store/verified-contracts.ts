@@ -372,6 +372,27 @@ export async function fullyVerifiedCompilations(
   }));
 }
 
+/**
+ * Whether the store holds a compilation of one of these inputs that fully verified some contract: the question
+ * fullyVerifiedCompilations answers, without reading the compiled code (an index probe). A request asks it first
+ * to decide whether to start compiling at once.
+ */
+export async function hasFullyVerifiedCompilation(
+  db: Queryable,
+  inputHashes: readonly Buffer[],
+): Promise<boolean> {
+  if (inputHashes.length === 0) return false;
+  const [r] = await db.query<{ found: boolean }>(
+    `select exists (select 1 from verified_compilations c
+       where c.input_hash = any($1::bytea[])
+         and exists (select 1 from verified_contracts v where v.compilation_id = c.id and v.match_type = 'full')
+     ) as found`,
+    [inputHashes],
+    { prepare: true },
+  );
+  return r?.found === true;
+}
+
 /** Removes automatic verifications of contracts created above `ancestor` on the indexed chain (reorganisation). */
 export async function revertAutomaticVerifications(
   db: Queryable,
