@@ -32,7 +32,9 @@ import { coinStateChangeView, type StateChangeObject, tokenStateChangeView } fro
 const ZERO = "0x0000000000000000000000000000000000000000";
 /** Transfers of one transaction whose changes are shown; a holder's later transfers read per side. */
 const MAX_TRANSFERS = 1000;
-const MAX_LATER_TRANSFERS = 5000;
+const MAX_LATER_TRANSFERS = 2000;
+/** Holders whose balances are worked out per request (the rest get their change, balances unknown). */
+const MAX_HOLDERS = 100;
 
 const big = (s: string | null) => (s === null ? null : BigInt(s));
 
@@ -102,8 +104,13 @@ async function tokenBalancesBefore(deps: ExplorerDb, moves: readonly TokenMove[]
           move: m,
         });
     }
-  const held = [...keys.values()].filter((k) => k.holderHex !== ZERO);
-  const holders = [...new Set(held.map((k) => k.holderHex))];
+  // Bounded work per request: at most MAX_HOLDERS holders, each read up to MAX_LATER_TRANSFERS per side.
+  const holders = [...new Set([...keys.values()].map((k) => k.holderHex).filter((h) => h !== ZERO))].slice(
+    0,
+    MAX_HOLDERS,
+  );
+  const counted = new Set(holders);
+  const held = [...keys.values()].filter((k) => counted.has(k.holderHex));
   const [now, later] = await Promise.all([
     currentTokenBalances(deps.db, held),
     holderTransfersSince(
@@ -142,7 +149,7 @@ async function tokenBalancesBefore(deps: ExplorerDb, moves: readonly TokenMove[]
     (sides.get(`${h}|true`) ?? 0) >= MAX_LATER_TRANSFERS ||
     (sides.get(`${h}|false`) ?? 0) >= MAX_LATER_TRANSFERS;
   const out = new Map<string, bigint | null>();
-  for (const [k, v] of keys) if (v.holderHex === ZERO) out.set(k, 0n);
+  for (const [k, v] of keys) out.set(k, v.holderHex === ZERO ? 0n : null);
   held.forEach((k, i) => {
     const key = balanceKey(k.holderHex, k.move);
     out.set(key, incomplete(k.holderHex) ? null : BigInt(now[i]!) - (since.get(key) ?? 0n));
