@@ -52,27 +52,45 @@ export function wordPrefixQuery(text: string): string | null {
   return words ? words.map((w) => `${w}:*`).join(" & ") : null;
 }
 
+/** Where a page of name matches resumes: after this token (by holders, name, address) or this contract. */
+export type NameCursor =
+  | { kind: "token"; holders: number | null; name: string; address: Address }
+  | { kind: "contract"; name: string; address: Address };
+
 /**
  * Tokens every word of whose query is a prefix of a word of their symbol and name, most holders first, then by
- * name, as Blockscout ranks them. A GIN index on the same expression serves the match.
+ * name and address (Blockscout's ranking), after `after`. A GIN index on the same expression serves the match.
  */
-export async function tokensByName(db: Queryable, words: string, limit: number): Promise<TokenHit[]> {
+export async function tokensByName(
+  db: Queryable,
+  words: string,
+  limit: number,
+  after: Extract<NameCursor, { kind: "token" }> | null = null,
+): Promise<TokenHit[]> {
   return db.query<TokenHit>(
     `${TOKEN} where name is not null and symbol is not null
        and to_tsvector('english', symbol || ' ' || name) @@ to_tsquery('english', $1)
-     order by holders_count desc nulls last, name, address limit $2`,
-    [words, limit],
+       and ($3::text is null or coalesce(holders_count, -1) < $4
+         or (coalesce(holders_count, -1) = $4 and (name, address) > ($3, $5)))
+     order by coalesce(holders_count, -1) desc, name, address limit $2`,
+    [words, limit, after?.name ?? null, after?.holders ?? -1, after ? toBytea(after.address) : null],
   );
 }
 
-/** Verified contracts of the indexed chain whose name matches the words (as tokensByName), by name. */
-export async function contractsByName(db: Queryable, words: string, limit: number): Promise<ContractHit[]> {
+/** Verified contracts of the indexed chain whose name matches the words (as tokensByName), by name and address. */
+export async function contractsByName(
+  db: Queryable,
+  words: string,
+  limit: number,
+  after: Extract<NameCursor, { kind: "contract" }> | null = null,
+): Promise<ContractHit[]> {
   return db.query<ContractHit>(
     `select v.address, c.contract_name as name from verified_contracts v
        join verified_compilations c on c.id = v.compilation_id
      where v.chain_id = (select chain_id from indexer_state where id = 1)
        and to_tsvector('english', c.contract_name) @@ to_tsquery('english', $1)
+       and ($3::text is null or (c.contract_name, v.address) > ($3, $4))
      order by c.contract_name, v.address limit $2`,
-    [words, limit],
+    [words, limit, after?.name ?? null, after ? toBytea(after.address) : null],
   );
 }

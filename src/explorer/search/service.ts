@@ -8,6 +8,7 @@ import {
   blockByHashHit,
   blockByNumberHit,
   contractsByName,
+  type NameCursor,
   tokenByAddress,
   tokensByName,
   transactionHit,
@@ -33,11 +34,17 @@ const MIN_TEXT_LENGTH = 3;
 /**
  * Blockscout's joint search over what Lookout indexes: an address (and the token at it), a transaction or block
  * hash, a block number, token names and symbols, verified contract names (each word of the query the prefix of a
- * word of the name). At most one page (50) of results.
+ * word of the name). The first page (50) of results; searchPage pages on.
  */
-export async function search(deps: SearchDeps, q: string): Promise<SearchItem[]> {
+export async function searchResults(
+  deps: SearchDeps,
+  q: string,
+  after: NameCursor | null,
+): Promise<{ items: SearchItem[]; next_page_params: SearchPageParams | null }> {
   const text = q.trim();
-  if (!text) return [];
+  if (!text) return { items: [], next_page_params: null };
+  if (after) return searchPage(deps, text, after);
+  const only = (items: SearchItem[]) => ({ items, next_page_params: null });
   const db = deps.db;
   if (ADDRESS.test(text)) {
     const address = text.toLowerCase() as Address;
@@ -53,30 +60,96 @@ export async function search(deps: SearchDeps, q: string): Promise<SearchItem[]>
       .map((t) => tokenItem(t, f.isVerified));
     if (known || f.isContract || f.isVerified)
       items.push(addressItem(address, "address", f.verifiedName ?? f.tokenName, f.isContract, f.isVerified));
-    return items;
+    return only(items);
   }
   if (HASH.test(text)) {
     const hash = text.toLowerCase() as Hex;
     const [txs, blocks] = await Promise.all([transactionHit(db, hash), blockByHashHit(db, hash)]);
-    return [...txs.map(transactionItem), ...blocks.map(blockItem)];
+    return only([...txs.map(transactionItem), ...blocks.map(blockItem)]);
   }
-  const items: SearchItem[] = [];
-  if (NUMBER.test(text)) items.push(...(await blockByNumberHit(db, Number(text))).map(blockItem));
+  return searchPage(deps, text, null);
+}
+
+/** The first page of results (`/search/quick`, `/search/check-redirect`). */
+export async function search(deps: SearchDeps, q: string): Promise<SearchItem[]> {
+  return (await searchResults(deps, q, null)).items;
+}
+
+/** Blockscout's next_page_params of a search page (the frontend's SearchResult type), from the page's last match. */
+export type SearchPageParams = {
+  address_hash: Address;
+  block_hash: null;
+  holders_count: number | null;
+  inserted_at: null;
+  item_type: "token" | "contract";
+  items_count: number;
+  name: string;
+  q: string;
+  transaction_hash: null;
+};
+
+/**
+ * A page of `/search` for a text query: the block of that number (first page only), then the tokens, then the
+ * verified contracts whose names match, resuming after `after` (keyset: each list is read from its index in
+ * order, at most one page past the cursor).
+ */
+export async function searchPage(
+  deps: SearchDeps,
+  q: string,
+  after: NameCursor | null,
+): Promise<{ items: SearchItem[]; next_page_params: SearchPageParams | null }> {
+  const text = q.trim();
+  const db = deps.db;
+  const entries: Array<{ item: SearchItem; cursor: NameCursor | null }> = [];
+  if (!after && NUMBER.test(text))
+    for (const b of await blockByNumberHit(db, Number(text)))
+      entries.push({ item: blockItem(b), cursor: null });
   // Names are searched from three characters on, as Blockscout does (a shorter number is a block number only).
   const words = text.length >= MIN_TEXT_LENGTH ? wordPrefixQuery(text) : null;
-  if (!words) return items;
-  const [tokens, contracts] = await Promise.all([
-    tokensByName(db, words, PAGE_SIZE),
-    contractsByName(db, words, PAGE_SIZE),
-  ]);
-  const verified = await (deps.verified ?? NO_VERIFIED_CONTRACTS)(
-    tokens.map((t) => fromBytea(t.address) as Address),
-  );
-  items.push(...tokens.map((t) => tokenItem(t, verified.has(fromBytea(t.address) as Address))));
-  items.push(
-    ...contracts.map((c) => addressItem(fromBytea(c.address) as Address, "contract", c.name, true, true)),
-  );
-  return items.slice(0, PAGE_SIZE);
+  if (words) {
+    const [tokens, contracts] = await Promise.all([
+      after?.kind === "contract"
+        ? []
+        : tokensByName(db, words, PAGE_SIZE + 1, after?.kind === "token" ? after : null),
+      contractsByName(db, words, PAGE_SIZE + 1, after?.kind === "contract" ? after : null),
+    ]);
+    const verified = await (deps.verified ?? NO_VERIFIED_CONTRACTS)(
+      tokens.map((t) => fromBytea(t.address) as Address),
+    );
+    for (const t of tokens) {
+      const address = fromBytea(t.address) as Address;
+      entries.push({
+        item: tokenItem(t, verified.has(address)),
+        cursor: { kind: "token", holders: t.holders_count, name: t.name ?? "", address },
+      });
+    }
+    for (const c of contracts) {
+      const address = fromBytea(c.address) as Address;
+      entries.push({
+        item: addressItem(address, "contract", c.name, true, true),
+        cursor: { kind: "contract", name: c.name, address },
+      });
+    }
+  }
+  const page = entries.slice(0, PAGE_SIZE);
+  const last = page[page.length - 1]?.cursor;
+  return {
+    items: page.map((e) => e.item),
+    next_page_params:
+      entries.length > PAGE_SIZE && last
+        ? {
+            address_hash: last.address,
+            block_hash: null,
+            holders_count: last.kind === "token" ? last.holders : null,
+            inserted_at: null,
+            item_type: last.kind,
+            items_count: PAGE_SIZE,
+            name: last.name,
+            q: text,
+            transaction_hash: null,
+          }
+        : null,
+  };
 }
 
 /** `/search/check-redirect`: where a query for exactly one address, transaction or block leads. */
