@@ -14,6 +14,8 @@ export type NativeRunOptions = {
   memoryLimitMb: number;
   /** Extra arguments that need the working directory, e.g. solc's --base-path. */
   argsForCwd?: (cwd: string) => string[];
+  /** Called once the process runs with its whole input written (see CompileRequest.onStarted). */
+  onStarted?: () => void;
 };
 
 export type NativeRunResult = { stdout: string; stderr: string; cwd: string };
@@ -116,6 +118,7 @@ export async function runNative(opts: NativeRunOptions): Promise<NativeRunResult
         for (const part of opts.stdin) child.stdin.write(part);
         child.stdin.end();
       }
+      opts.onStarted?.();
     });
   } finally {
     await rm(cwd, { recursive: true, force: true });

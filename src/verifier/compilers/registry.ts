@@ -72,6 +72,8 @@ export class CompilerRegistry implements Compiler {
   private readonly semaphore: Semaphore;
   private readonly cache: CompilationCache;
   private readonly inflight = new Map<string, Promise<CompilerOutput>>();
+  /** Compilers made ready at least once in this process (language and version): no download to wait for. */
+  private readonly prepared = new Set<string>();
   private lists: Lists = {};
   private local: Record<StoreKind, Set<string>> = {
     solcNative: new Set(),
@@ -329,25 +331,31 @@ export class CompilerRegistry implements Compiler {
     // Not a turn of the event loop once discovery is done: a request starting its compile at once (verify.ts) gets
     // it to the worker before its other first steps (the node's and the database's round trips) take the thread.
     if (!this.discovered) await this.readyPromise;
-    const p = this.prepareRequest(req);
-    if ("output" in p) return p.output;
-    const { entry, input, text, key } = p;
-    const cached = await this.cache.get(key);
-    if (cached) {
-      this.stats.cacheHits++;
-      return cached;
+    try {
+      const p = this.prepareRequest(req);
+      if ("output" in p) return p.output;
+      const { entry, input, text, key } = p;
+      const cached = await this.cache.get(key);
+      if (cached) {
+        this.stats.cacheHits++;
+        return cached;
+      }
+      // Identical requests arriving together share one compilation.
+      let running = this.inflight.get(key);
+      if (!running) {
+        running = this.compileUncached(req.language, entry, input, text, key, req.onStarted).finally(() =>
+          this.inflight.delete(key),
+        );
+        this.inflight.set(key, running);
+      } else {
+        this.stats.cacheHits++;
+        req.onStarted?.();
+      }
+      return await running;
+    } finally {
+      // Whatever ended the compile early (an answer, an error) ends the caller's wait too; a second call is harmless.
+      req.onStarted?.();
     }
-    // Identical requests arriving together share one compilation.
-    let running = this.inflight.get(key);
-    if (!running) {
-      running = this.compileUncached(req.language, entry, input, text, key).finally(() =>
-        this.inflight.delete(key),
-      );
-      this.inflight.set(key, running);
-    } else {
-      this.stats.cacheHits++;
-    }
-    return running;
   }
 
   /** The sanitised input, its text and its cache key (or the sanitiser's own answer). */
@@ -376,11 +384,18 @@ export class CompilerRegistry implements Compiler {
     input: StandardJsonInput,
     text: readonly string[],
     key: string,
+    onStarted: (() => void) | undefined,
   ): Promise<CompilerOutput> {
+    // A compiler not made ready in this process yet may need a download: the caller need not wait for that.
+    const preparedKey = `${language}\n${entry.key}`;
+    if (!this.prepared.has(preparedKey)) onStarted?.();
     const run = await this.prepare(language, entry);
+    this.prepared.add(preparedKey);
+    // Queued behind other compiles: nothing more to hand over until a slot frees.
+    if (this.semaphore.full) onStarted?.();
     const raw = await this.semaphore.run(() => {
       this.stats.compilations++;
-      return run(input, text);
+      return run(input, text, onStarted);
     });
     const output = guardOutput(input, raw);
     // Not awaited: the disk tier's write (serialise, mkdir, write, rename) is not the caller's business, and
@@ -392,10 +407,7 @@ export class CompilerRegistry implements Compiler {
   }
 
   /** Makes the compiler available (downloading it if needed) and returns how to run it. */
-  private async prepare(
-    language: CompilerLanguage,
-    entry: Entry,
-  ): Promise<(input: StandardJsonInput, text: readonly string[]) => Promise<CompilerOutput>> {
+  private async prepare(language: CompilerLanguage, entry: Entry): Promise<Runner> {
     const timeoutMs = this.cfg.timeoutMs;
     const memoryLimitMb = this.cfg.memoryLimitMb;
     if (language === "Vyper") {
@@ -403,7 +415,7 @@ export class CompilerRegistry implements Compiler {
         throw new CompilerError("unavailable", `No Vyper build for ${displayVersion(entry.version)}`);
       const binary = await this.fetchFile("vyperNative", entry.key, entry.native.build);
       // Vyper reads its input with Python's json, which keeps key order: it gets the input in the order sent.
-      return async (input) =>
+      return async (input, _text, onStarted) =>
         parseOutput(
           await runNative({
             binary,
@@ -411,6 +423,7 @@ export class CompilerRegistry implements Compiler {
             stdin: JSON.stringify(input),
             timeoutMs,
             memoryLimitMb,
+            ...(onStarted ? { onStarted } : {}),
           }),
         );
     }
@@ -426,7 +439,7 @@ export class CompilerRegistry implements Compiler {
         return this.prepareSolcJs(entry);
       }
       const basePath = atLeast(entry.version, "0.6.9");
-      return async (_input, text) =>
+      return async (_input, text, onStarted) =>
         parseOutput(
           await runNative({
             binary,
@@ -436,15 +449,14 @@ export class CompilerRegistry implements Compiler {
             stdin: text,
             timeoutMs,
             memoryLimitMb,
+            ...(onStarted ? { onStarted } : {}),
           }),
         );
     }
     return this.prepareSolcJs(entry);
   }
 
-  private async prepareSolcJs(
-    entry: Entry,
-  ): Promise<(input: StandardJsonInput, text: readonly string[]) => Promise<CompilerOutput>> {
+  private async prepareSolcJs(entry: Entry): Promise<Runner> {
     let soljson = entry.npmPath;
     if (!soljson) {
       if (!entry.solcJs)
@@ -452,7 +464,12 @@ export class CompilerRegistry implements Compiler {
       soljson = await this.fetchFile("solcJs", entry.key, entry.solcJs.build);
     }
     const path = soljson;
-    return async (_input, text) => parseJson(await this.pool.compile(path, text), "");
+    return async (_input, text, onStarted) => {
+      const job = this.pool.compile(path, text);
+      // Posted to a worker, or queued in the pool: the rest happens off this thread.
+      onStarted?.();
+      return parseJson(await job, "");
+    };
   }
 
   private async fetchFile(kind: StoreKind, key: string, build: ListedBuild | undefined): Promise<string> {
@@ -465,6 +482,13 @@ export class CompilerRegistry implements Compiler {
     return path;
   }
 }
+
+/** Runs one compile of a prepared compiler; `onStarted` as in CompileRequest. */
+type Runner = (
+  input: StandardJsonInput,
+  text: readonly string[],
+  onStarted?: () => void,
+) => Promise<CompilerOutput>;
 
 function parseJson(text: string, stderr: string): CompilerOutput {
   try {

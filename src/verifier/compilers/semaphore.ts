@@ -4,6 +4,11 @@ export class Semaphore {
   private readonly waiting: Array<() => void> = [];
   constructor(private readonly limit: number) {}
 
+  /** A run started now would wait for a slot. */
+  get full(): boolean {
+    return this.active >= this.limit;
+  }
+
   async run<T>(fn: () => Promise<T>): Promise<T> {
     if (this.active >= this.limit) await new Promise<void>((r) => this.waiting.push(r));
     else this.active++;

@@ -118,6 +118,59 @@ describe("installed solc-js versions", () => {
     expect(compilers.stats.cacheHits - before.cacheHits).toBe(1);
   });
 
+  it("says when a compile is handed to its worker, before it ends; and at once for a cached or refused one", async () => {
+    // Made ready once (a compiler not ready yet says so at once: it may have a download ahead).
+    await compilers.compile({
+      language: "Solidity",
+      version: "0.8.26+commit.8a97fa7a",
+      input: input("contract W {}"),
+    });
+    const events: string[] = [];
+    const source = `pragma solidity ^0.8.0; contract Handed${Date.now()} { function f() external {} }`;
+    const before = compilers.stats.compilations;
+    let runsAtStart = -1;
+    const done = compilers
+      .compile({
+        language: "Solidity",
+        version: "0.8.26+commit.8a97fa7a",
+        input: input(source),
+        onStarted: () => {
+          if (runsAtStart < 0) runsAtStart = compilers.stats.compilations - before;
+          events.push("started");
+        },
+      })
+      .then((out) => {
+        events.push("done");
+        return out;
+      });
+    await done;
+    // Handed over (the run counted) while the compile was still running.
+    expect(events[0]).toBe("started");
+    expect(events).toContain("done");
+    expect(runsAtStart).toBe(1);
+
+    let cached = 0;
+    await compilers.compile({
+      language: "Solidity",
+      version: "0.8.26+commit.8a97fa7a",
+      input: input(source),
+      onStarted: () => cached++,
+    });
+    expect(cached).toBeGreaterThan(0);
+    expect(compilers.stats.compilations - before).toBe(1);
+
+    let refused = 0;
+    await expect(
+      compilers.compile({
+        language: "Solidity",
+        version: "0.8.25+commit.b61c2a91",
+        input: input(source),
+        onStarted: () => refused++,
+      }),
+    ).rejects.toMatchObject({ name: "InvalidInputError" });
+    expect(refused).toBeGreaterThan(0);
+  });
+
   it("keeps the event loop responsive while an old and a new version compile at once", async () => {
     // A contract with enough functions to keep each compiler busy for a while.
     const fns = (n: number) =>

@@ -28,6 +28,12 @@ export type CompileRequest = {
   /** e.g. "v0.8.26+commit.8a97fa7a", "0.8.26+commit.8a97fa7a" or "0.8.26+commit.8a97"; resolved against the lists. */
   version: string;
   input: StandardJsonInput;
+  /**
+   * Called once the compile needs nothing more of the caller's thread: handed to a worker thread or a process,
+   * queued behind other compiles, joined to an identical one already running, or answered at once (also when it
+   * fails). A caller with other work to start can wait for it, so the compiler does not wait behind that work.
+   */
+  onStarted?: () => void;
 };
 
 export interface Compiler {
