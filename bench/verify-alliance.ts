@@ -174,7 +174,7 @@ export async function runAllianceBench(o: {
           if (stub) return stub;
           const t0 = performance.now();
           try {
-            return (lastAnswer = await verify(
+            lastAnswer = await verify(
               {
                 chains,
                 compilers,
@@ -187,7 +187,8 @@ export async function runAllianceBench(o: {
                 },
               },
               req,
-            ));
+            );
+            return lastAnswer;
           } finally {
             serviceMs = performance.now() - t0;
           }

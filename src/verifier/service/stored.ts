@@ -2,7 +2,7 @@ import type { Queryable } from "../../db/db.js";
 import type { CompilerLanguage, StandardJsonInput } from "../compilers/index.js";
 import { type ContractMatch, type Hex, matchContract } from "../matching/index.js";
 import { inputHash } from "../store/keys.js";
-import { fullyVerifiedCompilations, hasFullyVerifiedCompilation } from "../store/verified-contracts.js";
+import { fullyVerifiedCompilations } from "../store/verified-contracts.js";
 import type { CandidateContract } from "./compiled.js";
 import { sourceTexts, storedSettings } from "./inputs.js";
 
@@ -35,11 +35,6 @@ export function storedInputKeys(
 
 const keyBuffers = (keys: ReadonlyMap<string, StandardJsonInput>) =>
   [...keys.keys()].map((h) => Buffer.from(h, "hex"));
-
-/** Whether the store holds a fully verifying compilation of one of the inputs (an index probe, no code read). */
-export function storedCompilationExists(db: Queryable, keys: ReadonlyMap<string, StandardJsonInput>) {
-  return hasFullyVerifiedCompilation(db, keyBuffers(keys));
-}
 
 /**
  * Contracts the store already compiled from one of these inputs and that fully verified somewhere: compiling the

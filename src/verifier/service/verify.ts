@@ -28,13 +28,7 @@ import {
 } from "./inputs.js";
 import { checkRequestLimits } from "./limits.js";
 import { type CodeFacts, loadCode, loadCreation, type OnchainFacts } from "./onchain.js";
-import {
-  fitsKnownCreation,
-  storedCandidates,
-  storedCompilationExists,
-  storedFullMatch,
-  storedInputKeys,
-} from "./stored.js";
+import { fitsKnownCreation, storedCandidates, storedFullMatch, storedInputKeys } from "./stored.js";
 import type {
   ContractRef,
   ValidationItem,
@@ -252,20 +246,20 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
     ).catch(compilerFailure);
     return compiled[k]!;
   };
-  // The store is asked first, alone, whether it holds a fully verifying compilation of these inputs (an index
-  // probe): that decides whether to compile at all. A copy of a verified contract never compiles (a compile, or even
-  // a cache hit of large sources, beside its answer cost it several times the answer: bench:verify corpus,
-  // "stored"). On "no" the compile is handed to its worker before this request's other round trips start: asked
-  // together with them, the probe took 1.4 ms instead of 0.25, and the compile then waited behind their sends
-  // (bench:verify alliance). "No" also means the store has no compiled code of these inputs to read. The answers
-  // stay those of waiting: an address without code still gets the validation result without waiting for this
-  // compile (left to finish alone; never an unhandled rejection); that compile is for nothing, but any request
-  // naming a contract with unmatched sources costs the same, so no one can make us compile more.
+  // The store is asked first, alone, for its fully verifying compilations of these inputs (same compiler version,
+  // sources and settings): that decides whether to compile at all. A copy of a verified contract never compiles (a
+  // compile, or even a cache hit of large sources, beside its answer cost it several times the answer: bench:verify
+  // corpus, "stored"), and gets the compiled code it matches against in this one round trip. For new inputs the
+  // statement finds no row as quickly as an existence probe would, and the compile is handed to its worker before
+  // this request's other round trips start: asked together with them, the store's answer took 1.4 ms instead of
+  // 0.25, and the compile then waited behind their sends (bench:verify alliance). The answers stay those of waiting:
+  // an address without code still gets the validation result without waiting for this compile (left to finish
+  // alone; never an unhandled rejection); that compile is for nothing, but any request naming a contract with
+  // unmatched sources costs the same, so no one can make us compile more.
   const keys = storedInputKeys(req.language, version, attempts[0]!.inputs);
-  const storedExists = await storedCompilationExists(deps.db, keys).catch(() => false);
-  let storedLookup: Promise<CandidateContract[]> = Promise.resolve([]);
-  if (storedExists) storedLookup = storedCandidates(deps.db, keys).catch((): CandidateContract[] => []);
-  else {
+  const storedCompiled = await storedCandidates(deps.db, keys).catch((): CandidateContract[] => []);
+  phase?.("storedLookup", since(started));
+  if (storedCompiled.length === 0) {
     let handedOver!: () => void;
     const dispatched = new Promise<void>((resolve) => {
       handedOver = resolve;
@@ -273,7 +267,6 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
     const first = attemptResult(0, handedOver);
     await Promise.race([dispatched, first.then(noop, noop)]);
   }
-  void storedLookup.finally(() => phase?.("storedLookup", since(started)));
   // First stage: is there code at every address? That alone decides a validation result.
   const codes = await Promise.all(
     targets.map(
@@ -319,7 +312,7 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
   );
   // Copies of verified contracts match the store's compiled code; when every contract is one, the answer does not
   // wait for the compiler.
-  const [storedCompiled, facts] = await Promise.all([storedLookup, factsReady]);
+  const facts = await factsReady;
   const matchStarted = performance.now();
   const stored = facts.map((f) =>
     f.status === "valid" && storedCompiled.length > 0

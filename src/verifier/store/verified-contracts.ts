@@ -336,7 +336,8 @@ export type StoredCompilation = {
  * Stored compilations of the given inputs (inputHash) that fully verified some contract: compiling those inputs
  * again would give this compiled code, so a request can match a contract against it instead of compiling (the
  * compilation cache may have forgotten the input; a restart empties its memory tier). Sources are not read: the key
- * stands for them. Independent of the on-chain code, so it can run while that is being fetched.
+ * stands for them. Independent of the on-chain code: a request asks it first, and compiles only when it finds none
+ * (one index lookup then, as quick as an existence probe).
  */
 export async function fullyVerifiedCompilations(
   db: Queryable,
@@ -370,27 +371,6 @@ export async function fullyVerifiedCompilations(
     contractName: r.contract_name,
     compiled: compiledFromColumns(r),
   }));
-}
-
-/**
- * Whether the store holds a compilation of one of these inputs that fully verified some contract: the question
- * fullyVerifiedCompilations answers, without reading the compiled code (an index probe). A request asks it first
- * to decide whether to start compiling at once.
- */
-export async function hasFullyVerifiedCompilation(
-  db: Queryable,
-  inputHashes: readonly Buffer[],
-): Promise<boolean> {
-  if (inputHashes.length === 0) return false;
-  const [r] = await db.query<{ found: boolean }>(
-    `select exists (select 1 from verified_compilations c
-       where c.input_hash = any($1::bytea[])
-         and exists (select 1 from verified_contracts v where v.compilation_id = c.id and v.match_type = 'full')
-     ) as found`,
-    [inputHashes],
-    { prepare: true },
-  );
-  return r?.found === true;
 }
 
 /** Removes automatic verifications of contracts created above `ancestor` on the indexed chain (reorganisation). */
