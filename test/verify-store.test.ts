@@ -1,7 +1,11 @@
 import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { automaticVerificationExtension } from "../src/indexer/auto-verify/extension.js";
-import { createVerifiedContractLookup, getVerifiedContract } from "../src/verifier/store/index.js";
+import {
+  createVerifiedContractLookup,
+  getVerifiedContract,
+  saveVerifiedContract,
+} from "../src/verifier/store/index.js";
 import { rpc } from "./helpers/activity.js";
 import { startVerifierEnv, type VerifierEnv } from "./helpers/verify.js";
 import { build, deployData, standardJsonText, versionFor } from "./helpers/verify-contracts.js";
@@ -169,6 +173,27 @@ describe("verified-contract store: no downgrade, automatic verification, search 
     expect(env.compilers.stats.compilations + env.compilers.stats.cacheHits).toBeGreaterThan(
       compilations + cacheHits,
     );
+  });
+
+  it("keeps large sources intact, compressed with lz4 where the server has it (pglz otherwise)", async () => {
+    const rec = await getVerifiedContract(env.db.db, chainId, first);
+    if (!rec) throw new Error("the first verification is not stored");
+    // Sources well past the TOAST threshold (2 KB), so the server compresses them.
+    const big = { ...rec.sources, "Notes.sol": `// ${"notes on the vault; ".repeat(2000)}\n` };
+    const other = "0x00000000000000000000000000000000000000b1" as Hex;
+    const { verifiedAt: _at, ...fields } = rec;
+    await saveVerifiedContract(env.db.db, { ...fields, address: other, sources: big }, false);
+    expect((await getVerifiedContract(env.db.db, chainId, other))?.sources).toEqual(big);
+    const [server] = await env.db.db.query<{ lz4: boolean }>(
+      `select exists (select 1 from pg_settings where name = 'default_toast_compression' and 'lz4' = any(enumvals))
+         as lz4`,
+    );
+    const [row] = await env.db.db.query<{ method: string | null }>(
+      `select pg_column_compression(c.sources) as method from verified_contracts v
+         join verified_compilations c on c.id = v.compilation_id where v.chain_id = $1 and v.address = $2`,
+      [chainId, Buffer.from(other.slice(2), "hex")],
+    );
+    expect(row?.method).toBe(server?.lz4 ? "lz4" : "pglz");
   });
 
   it("a reorganisation below the creation removes the automatic copy", async () => {
