@@ -19,16 +19,17 @@ import {
   withDiffedAuxdata,
 } from "./compiled.js";
 import { diagnoseFailure } from "./diagnosis.js";
-import {
-  type CompileAttempt,
-  editedForAuxdata,
-  sourceTexts,
-  storedSettings,
-  withOutputSelection,
-} from "./inputs.js";
+import { type CompileAttempt, editedForAuxdata, withOutputSelection } from "./inputs.js";
 import { checkRequestLimits } from "./limits.js";
 import { type CodeFacts, loadCode, loadCreation, type OnchainFacts } from "./onchain.js";
-import { fitsKnownCreation, storedCandidates, storedFullMatch, storedInputKeys } from "./stored.js";
+import {
+  fitsKnownCreation,
+  type StoreInputs,
+  storedCandidates,
+  storedFullMatch,
+  storedInputKeys,
+  storeInputs,
+} from "./stored.js";
 import type {
   ContractRef,
   ValidationItem,
@@ -256,7 +257,8 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
   // an address without code still gets the validation result without waiting for this compile (left to finish
   // alone; never an unhandled rejection); that compile is for nothing, but any request naming a contract with
   // unmatched sources costs the same, so no one can make us compile more.
-  const keys = storedInputKeys(req.language, version, attempts[0]!.inputs);
+  const inputsOf = storeInputs(req.language, version);
+  const keys = storedInputKeys(inputsOf, attempts[0]!.inputs);
   const storedCompiled = await storedCandidates(deps.db, keys).catch((): CandidateContract[] => []);
   phase?.("storedLookup", since(started));
   if (storedCompiled.length === 0) {
@@ -310,6 +312,10 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
           ),
         ),
   );
+  // While the compiler runs: the bulk of the key the store gives the winner's compilation (settings and sources),
+  // so the answer does not wait for it.
+  if (storedCompiled.length === 0)
+    for (const input of attempts[0]!.inputs) inputsOf(input).compilationIds(languageOf(input, req.language));
   // Copies of verified contracts match the store's compiled code; when every contract is one, the answer does not
   // wait for the compiler.
   const facts = await factsReady;
@@ -379,11 +385,19 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
     // A stored winner's compilation is in the store. A compiled one is most likely new when the store had no
     // compilation of these inputs (if it has one after all, the write keeps it and only costs the bytes sent).
     const storeStarted = performance.now();
+    const storeInput = inputsOf(winner.candidate.input);
+    const record = toRecord(t, f, winner, storeInput);
     const saved = await saveVerifiedContract(
       deps.db,
-      toRecord(req.language, version, t, f, winner),
+      record,
       winner === stored[i] ? true : storedCompiled.length === 0 ? false : undefined,
-      { asyncCommit: deps.asyncCommit === true },
+      {
+        asyncCommit: deps.asyncCommit === true,
+        keys: {
+          inputHash: storeInput.inputHash,
+          compilationId: storeInput.compilationIds(record.language)(record.fileName, record.contractName),
+        },
+      },
     );
     phase?.("store", since(storeStarted));
     const item = successItem(deps, t, winner, saved.record);
@@ -407,11 +421,10 @@ function librariesOf(input: StandardJsonInput, result: ContractMatch): Record<st
 }
 
 function toRecord(
-  language: CompilerLanguage,
-  version: string,
   t: Target,
   f: Extract<OnchainFacts, { status: "valid" }>,
   w: { candidate: CandidateContract; result: ContractMatch },
+  input: StoreInputs,
 ): Omit<VerifiedContractRecord, "verifiedAt"> {
   const r = w.result;
   return {
@@ -424,10 +437,10 @@ function toRecord(
     blockNumber: null,
     verifiedFrom: null,
     language: w.candidate.compiled.language,
-    compiler: language === "Vyper" ? "vyper" : "solc",
-    compilerVersion: version,
-    compilerSettings: storedSettings(w.candidate.input),
-    sources: sourceTexts(w.candidate.input),
+    compiler: input.compiler,
+    compilerVersion: input.compilerVersion,
+    compilerSettings: input.compilerSettings,
+    sources: input.sources,
     fileName: w.candidate.fileName,
     contractName: w.candidate.contractName,
     abi: w.candidate.compiled.abi ?? null,

@@ -178,11 +178,11 @@ function contractParams(c: NewVerifiedContract, id: Buffer, code: CodeBytes): un
   ];
 }
 
-function compilationParams(c: NewVerifiedContract, id: Buffer, code: CodeBytes): unknown[] {
+function compilationParams(c: NewVerifiedContract, id: Buffer, code: CodeBytes, input: Buffer): unknown[] {
   const { creationCode: _creation, runtimeCode: _runtime, abi: _abi, ...artifacts } = c.compiled;
   return [
     id,
-    inputHash(c),
+    input,
     c.language,
     c.compiler,
     c.compilerVersion,
@@ -243,10 +243,14 @@ export async function saveVerifiedContract(
   c: NewVerifiedContract,
   /** What the caller knows: the store holds the compilation (it matched from it) or does not; undefined: ask. */
   compilationStored?: boolean,
-  /** `db` is a pool (each statement its own transaction): commit without waiting for the WAL flush. */
-  o: { asyncCommit?: boolean } = {},
+  o: {
+    /** `db` is a pool (each statement its own transaction): commit without waiting for the WAL flush. */
+    asyncCommit?: boolean;
+    /** compilationId(c) and inputHash(c), when the caller has them already (the sources are not hashed again). */
+    keys?: { compilationId: Buffer; inputHash: Buffer };
+  } = {},
 ): Promise<SaveOutcome> {
-  const id = compilationId(c);
+  const id = o.keys?.compilationId ?? compilationId(c);
   const known =
     compilationStored ??
     (await db.query("select 1 from verified_compilations where id = $1", [id], { prepare: true })).length > 0;
@@ -259,7 +263,10 @@ export async function saveVerifiedContract(
       )
     : await db.query<{ verified_at: Date | string }>(
         o.asyncCommit ? UPSERT_WITH_COMPILATION_ASYNC : UPSERT_WITH_COMPILATION,
-        [...contractParams(c, id, code), ...compilationParams(c, id, code)],
+        [
+          ...contractParams(c, id, code),
+          ...compilationParams(c, id, code, o.keys?.inputHash ?? inputHash(c)),
+        ],
         // Parsing and planning this statement took 0.4-0.9 ms of every new verification's write.
         { prepare: true },
       );
