@@ -7,7 +7,7 @@ export {
 } from "./auxdata-positions.js";
 export { type Blueprint, parseBlueprint } from "./blueprint.js";
 export { type ConstructorArgumentsResult, validateConstructorArguments } from "./constructor-arguments.js";
-export { matchContract, overallType } from "./match-contract.js";
+export { decodeOnchain, matchContract, overallType } from "./match-contract.js";
 export { type CreationMatch, matchCreationCode } from "./match-creation.js";
 export { matchRuntimeCode } from "./match-runtime.js";
 export { type PreparedContract, prepareContract } from "./prepare-compiled.js";

@@ -6,16 +6,35 @@ import { matchRuntimeCode } from "./match-runtime.js";
 import { prepareContract } from "./prepare-compiled.js";
 import type { BytecodeMatch, CompiledContract, ContractMatch, MatchType, OnchainContract } from "./types.js";
 
+type DecodedOnchain = OnchainContract & Required<Pick<OnchainContract, "bytes">>;
+
+/**
+ * The on-chain codes with their bytes, decoded once: every compiled contract of an output is matched against the
+ * same code, and decoding it for each (lowercase, check, parse; three times per candidate) cost more than matching
+ * the candidates that cannot match (19 in an OpenZeppelin ERC-721's output).
+ */
+export function decodeOnchain<T extends OnchainContract>(onchain: T): T & DecodedOnchain {
+  if (onchain.bytes) return onchain as T & DecodedOnchain;
+  return {
+    ...onchain,
+    bytes: {
+      runtime: hexToBytes(onchain.runtimeCode),
+      creation: onchain.creationInput ? hexToBytes(onchain.creationInput) : null,
+    },
+  };
+}
+
 /**
  * Matches one compiled contract against one on-chain contract, creation input and runtime code independently.
  * Pure: every input is a plain value, the result is JSON-serialisable.
  */
-export function matchContract(compiled: CompiledContract, onchain: OnchainContract): ContractMatch {
+export function matchContract(compiled: CompiledContract, given: OnchainContract): ContractMatch {
   const prepared = prepareContract(compiled);
-  const runtimeBytes = hexToBytes(onchain.runtimeCode);
+  const onchain = decodeOnchain(given);
+  const runtimeBytes = onchain.bytes.runtime;
   if (runtimeBytes && parseBlueprint(runtimeBytes) && !compiledIsBlueprint(compiled)) {
     const runtimeMatch = matchBlueprintCode(prepared, runtimeBytes);
-    const input = onchain.creationInput ? hexToBytes(onchain.creationInput) : null;
+    const input = onchain.creationInput ? onchain.bytes.creation : null;
     const deployed = input ? stripBlueprintDeployer(input) : null;
     const creationMatch: BytecodeMatch = deployed
       ? matchBlueprintCode(prepared, deployed)
@@ -33,8 +52,12 @@ export function matchContract(compiled: CompiledContract, onchain: OnchainContra
       isBlueprint: true,
     };
   }
-  const { constructorArguments, ...creationMatch } = matchCreationCode(prepared, onchain.creationInput);
-  const runtimeMatch = matchRuntimeCode(prepared, onchain.runtimeCode);
+  const { constructorArguments, ...creationMatch } = matchCreationCode(
+    prepared,
+    onchain.creationInput,
+    onchain.bytes.creation,
+  );
+  const runtimeMatch = matchRuntimeCode(prepared, onchain.runtimeCode, onchain.bytes.runtime);
   return {
     creationMatch,
     runtimeMatch,

@@ -17,10 +17,12 @@ export type CreationMatch = BytecodeMatch & { constructorArguments: ConstructorA
 export function matchCreationCode(
   prepared: PreparedContract,
   creationInput: string | null | undefined,
+  /** creationInput's bytes when the caller decoded them already (null: not hex). */
+  decoded?: Uint8Array | null,
 ): CreationMatch {
   const withoutArgs = (m: BytecodeMatch): CreationMatch => ({ ...m, constructorArguments: null });
   const { contract } = prepared;
-  const onchain = creationInput ? hexToBytes(creationInput) : null;
+  const onchain = !creationInput ? null : decoded !== undefined ? decoded : hexToBytes(creationInput);
   if (creationInput && !onchain) {
     return withoutArgs(failed({ reason: "invalid_hex", message: "The creation input is not hex." }));
   }

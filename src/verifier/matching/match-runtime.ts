@@ -15,9 +15,11 @@ import type { BytecodeMatch } from "./types.js";
 export function matchRuntimeCode(
   prepared: PreparedContract,
   onchainRuntime: string | null | undefined,
+  /** onchainRuntime's bytes when the caller decoded them already (null: not hex). */
+  decoded?: Uint8Array | null,
 ): BytecodeMatch {
   const { contract } = prepared;
-  const onchain = onchainRuntime ? hexToBytes(onchainRuntime) : null;
+  const onchain = !onchainRuntime ? null : decoded !== undefined ? decoded : hexToBytes(onchainRuntime);
   if (onchainRuntime && !onchain)
     return failed({ reason: "invalid_hex", message: "The on-chain runtime code is not hex." });
   if (!onchain || onchain.length === 0) {

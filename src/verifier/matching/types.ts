@@ -52,6 +52,11 @@ export type OnchainContract = {
   runtimeCode: string;
   /** The creation transaction input (or the CREATE/CREATE2 init code of a factory), when known. */
   creationInput?: string | null;
+  /**
+   * Both as bytes (null: absent or not hex), when the caller decoded them once to match many compiled contracts
+   * against them (`decodeOnchain`); otherwise each match decodes them.
+   */
+  bytes?: { runtime: Uint8Array | null; creation: Uint8Array | null };
 };
 
 export type TransformationReason =

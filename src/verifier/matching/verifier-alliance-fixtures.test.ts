@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { describeWithSharedFixtures, readSharedFixtures } from "../../../test/helpers/shared-fixtures.js";
-import { matchContract } from "./match-contract.js";
+import { decodeOnchain, matchContract } from "./match-contract.js";
 import type {
   AbiItemLike,
   CborAuxdataPositions,
@@ -109,6 +109,13 @@ describeWithSharedFixtures("matchContract() on the Verifier Alliance fixtures", 
       if (deviates) expect(result.matchType).toBe("full");
       const ctor = f.creation_values?.constructorArguments;
       expect(result.constructorArguments?.encoded ?? undefined).toBe(ctor);
+    });
+
+    it(`${name}: the same result with the on-chain codes decoded once beforehand`, () => {
+      const onchain = onchainFromFixture(f);
+      expect(matchContract(compiledFromFixture(f), decodeOnchain(onchain))).toEqual(
+        matchContract(compiledFromFixture(f), onchain),
+      );
     });
 
     it(`${name}: auxdata positions derived without artifacts give the same outcome`, () => {

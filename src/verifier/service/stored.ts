@@ -1,6 +1,6 @@
 import type { Queryable } from "../../db/db.js";
 import type { CompilerLanguage, StandardJsonInput } from "../compilers/index.js";
-import { type ContractMatch, type Hex, matchContract } from "../matching/index.js";
+import { type ContractMatch, decodeOnchain, type Hex, matchContract } from "../matching/index.js";
 import { type CompilationInputs, compilationIds, inputHash } from "../store/keys.js";
 import { fullyVerifiedCompilations } from "../store/verified-contracts.js";
 import type { CandidateContract } from "./compiled.js";
@@ -110,8 +110,9 @@ export function fitsKnownCreation(result: ContractMatch, creationInput: Hex | nu
  */
 export function storedFullMatch(
   candidates: readonly CandidateContract[],
-  onchain: { runtimeCode: Hex; creationInput: Hex | null },
+  given: { runtimeCode: Hex; creationInput: Hex | null },
 ): StoredWinner | null {
+  const onchain = decodeOnchain(given);
   for (const candidate of candidates) {
     const result = matchContract(candidate.compiled, onchain);
     if (result.matchType === "full" && fitsKnownCreation(result, onchain.creationInput))

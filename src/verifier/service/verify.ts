@@ -3,6 +3,7 @@ import { CompilerError } from "../compilers/errors.js";
 import type { CompilerLanguage, CompilerOutput, StandardJsonInput } from "../compilers/index.js";
 import {
   type ContractMatch,
+  decodeOnchain,
   type Hex,
   type Language,
   matchContract,
@@ -351,7 +352,11 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
       });
       continue;
     }
-    const onchain = { runtimeCode: f.runtimeCode, creationInput: f.creation?.creationInput ?? null };
+    // Decoded once for every contract of every attempt's output.
+    const onchain = decodeOnchain({
+      runtimeCode: f.runtimeCode,
+      creationInput: f.creation?.creationInput ?? null,
+    });
     let firstTried: Array<{ candidate: CandidateContract; result: ContractMatch }> = [];
     let winner: { candidate: CandidateContract; result: ContractMatch } | null = stored[i] ?? null;
     for (let k = 0; k < attempts.length && !winner; k++) {

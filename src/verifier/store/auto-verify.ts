@@ -1,5 +1,11 @@
 import type { Queryable } from "../../db/db.js";
-import { type ContractMatch, type Hex, matchContract, selectBestMatch } from "../matching/index.js";
+import {
+  type ContractMatch,
+  decodeOnchain,
+  type Hex,
+  matchContract,
+  selectBestMatch,
+} from "../matching/index.js";
 import { candidatesFor } from "./search.js";
 import type { VerifiedContractRecord } from "./types.js";
 import { saveVerifiedContract } from "./verified-contracts.js";
@@ -23,7 +29,7 @@ export async function verifyAutomatically(
   c: NewContract,
 ): Promise<VerifiedContractRecord | null> {
   if (c.runtimeCode === "0x") return null;
-  const onchain = { runtimeCode: c.runtimeCode, creationInput: c.creationInput };
+  const onchain = decodeOnchain({ runtimeCode: c.runtimeCode, creationInput: c.creationInput });
   const seen = new Set<string>();
   const tried: Array<{ r: VerifiedContractRecord; m: ContractMatch }> = [];
   for (const type of ["CREATION_INPUT", "DEPLOYED_BYTECODE"] as const) {

@@ -2,6 +2,7 @@ import type { Queryable } from "../../db/db.js";
 import {
   type CompiledContract,
   type ContractMatch,
+  decodeOnchain,
   type Hex,
   matchContract,
   selectBestMatch,
@@ -111,7 +112,7 @@ export async function searchSourcesByBytecode(
   bytecode: Hex,
   type: BytecodeType,
 ): Promise<SourceMatch[]> {
-  const onchain = onchainFor(bytecode, type);
+  const onchain = decodeOnchain(onchainFor(bytecode, type));
   const matches: SourceMatch[] = [];
   for (const r of await candidatesFor(db, bytecode, type)) {
     const m = matchContract(r.compiled, onchain);
