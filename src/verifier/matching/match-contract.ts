@@ -34,7 +34,7 @@ export function matchContract(compiled: CompiledContract, given: OnchainContract
   const runtimeBytes = onchain.bytes.runtime;
   if (runtimeBytes && parseBlueprint(runtimeBytes) && !compiledIsBlueprint(compiled)) {
     const runtimeMatch = matchBlueprintCode(prepared, runtimeBytes);
-    const input = onchain.creationInput ? onchain.bytes.creation : null;
+    const input = onchain.bytes.creation;
     const deployed = input ? stripBlueprintDeployer(input) : null;
     const creationMatch: BytecodeMatch = deployed
       ? matchBlueprintCode(prepared, deployed)

@@ -262,7 +262,8 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
   const keys = storedInputKeys(inputsOf, attempts[0]!.inputs);
   const storedCompiled = await storedCandidates(deps.db, keys).catch((): CandidateContract[] => []);
   phase?.("storedLookup", since(started));
-  if (storedCompiled.length === 0) {
+  const compiling = storedCompiled.length === 0;
+  if (compiling) {
     let handedOver!: () => void;
     const dispatched = new Promise<void>((resolve) => {
       handedOver = resolve;
@@ -315,7 +316,7 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
   );
   // While the compiler runs: the bulk of the key the store gives the winner's compilation (settings and sources),
   // so the answer does not wait for it.
-  if (storedCompiled.length === 0)
+  if (compiling)
     for (const input of attempts[0]!.inputs) inputsOf(input).compilationIds(languageOf(input, req.language));
   // Copies of verified contracts match the store's compiled code; when every contract is one, the answer does not
   // wait for the compiler.

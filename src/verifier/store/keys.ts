@@ -30,25 +30,19 @@ export function inputHash(c: CompilationInputs): Buffer {
   return sha256(["input", c.compiler, c.compilerVersion, c.compilerSettings, c.sources]);
 }
 
-/** Key of one stored compilation: the inputs plus the language and the contract the verification chose. */
+/**
+ * Key of one stored compilation: the inputs plus the language and the contract the verification chose (sha256 of
+ * the key-sorted JSON of ["compilation", compiler, version, language, settings, sources, file, contract]).
+ */
 export function compilationId(
   c: CompilationInputs & { language: string; fileName: string; contractName: string },
 ): Buffer {
-  return sha256([
-    "compilation",
-    c.compiler,
-    c.compilerVersion,
-    c.language,
-    c.compilerSettings,
-    c.sources,
-    c.fileName,
-    c.contractName,
-  ]);
+  return compilationIds(c)(c.fileName, c.contractName);
 }
 
 /**
  * compilationId for the contracts of one input's output: the inputs' part (settings and sources, the bulk) is hashed
- * once, each contract's names are appended to a copy. Equal to compilationId for the same fields.
+ * once, each contract's names are appended to a copy.
  */
 export function compilationIds(
   c: CompilationInputs & { language: string },
