@@ -1,8 +1,8 @@
 import { createServer } from "node:http";
+import { buildApp } from "../src/app/http-app.js";
 import { createPostgresDb } from "../src/db/pg.js";
 import { coinBalancePage } from "../src/explorer/coin-balance/query.js";
 import { COIN_BALANCE_PAGE_SIZE, coinBalanceHistory } from "../src/explorer/coin-balance/view.js";
-import { buildApp } from "../src/http/app.js";
 
 /**
  * The two servers bench:api compares, each run in its own process: `lookout` is the real application

@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadavg } from "node:os";
+import { buildApp } from "../src/app/http-app.js";
 import type { Db } from "../src/db/db.js";
-import { buildApp } from "../src/http/app.js";
 import { createVerifiedContractLookup } from "../src/verifier/store/verified-contracts.js";
 import { BUSY, type DataSet, DB_NAME, openDataSet, QUIET } from "./api-explorer-data.js";
 import { EXPLORER_PAGES, type ExplorerPage } from "./api-explorer-pages.js";

@@ -3,13 +3,13 @@ import type { AddressInfo } from "node:net";
 import { loadavg } from "node:os";
 import pg from "pg";
 import type { Address } from "viem";
+import { buildApp } from "../src/app/http-app.js";
 import { toBytea } from "../src/db/bytes.js";
 import type { Db } from "../src/db/db.js";
 import { migrate } from "../src/db/migrate.js";
 import { createPostgresDb } from "../src/db/pg.js";
-import { holdersPage } from "../src/explorer/token-holders/query.js";
-import { holderCursor } from "../src/explorer/token-holders/view.js";
-import { buildApp } from "../src/http/app.js";
+import { holdersPage } from "../src/explorer/token-holder/query.js";
+import { holderCursor } from "../src/explorer/token-holder/view.js";
 import { interleavedRounds, median, summarise } from "./api-load.js";
 import { replaceBenchmarkSection, resultsTable } from "./benchmarks-doc.js";
 

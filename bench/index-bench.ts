@@ -14,8 +14,8 @@ import { createRpc } from "../src/chain/rpc.js";
 import { loadConfig } from "../src/config/config.js";
 import { migrate } from "../src/db/migrate.js";
 import { createPostgresDb } from "../src/db/pg.js";
-import { defaultExtensions } from "../src/indexer/extensions.js";
-import { Indexer } from "../src/indexer/runtime.js";
+import { Indexer } from "../src/indexer/pipeline/runtime.js";
+import { defaultExtensions } from "../src/indexer/stages/index.js";
 import { createLogger } from "../src/util/logger.js";
 import { deployActivityContracts, mineActivity, rpc } from "../test/helpers/activity.js";
 

@@ -28,7 +28,7 @@ const log = (s: string) => process.stderr.write(`${s}\n`);
 const children: ChildProcess[] = [];
 
 function cli(args: string[], env: Record<string, string>): { child: ChildProcess; ready: Promise<void> } {
-  const child = spawn(process.execPath, [packagePath("dist/cli/main.js"), ...args], {
+  const child = spawn(process.execPath, [packagePath("dist/app/cli.js"), ...args], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

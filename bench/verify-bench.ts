@@ -1,4 +1,4 @@
-import { automaticVerificationExtension } from "../src/indexer/auto-verify/extension.js";
+import { automaticVerificationExtension } from "../src/indexer/stages/auto-verify/extension.js";
 /**
  * Verification benchmark (issue 6). For every contract of bench/verify-corpus.ts, in one run:
  *   compile   the same standard JSON through the same CompilerRegistry (same worker pool, loaded soljson), its
@@ -29,13 +29,13 @@ import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { type Abi, encodeDeployData, type Hex } from "viem";
+import { buildApp } from "../src/app/http-app.js";
 import { startAnvil } from "../src/chain/anvil.js";
 import { createRpc } from "../src/chain/rpc.js";
 import { type ChainConfig, withIndexedChain } from "../src/config/chains.js";
 import { toBytea } from "../src/db/bytes.js";
 import { migrate } from "../src/db/migrate.js";
 import { createPostgresDb } from "../src/db/pg.js";
-import { buildApp } from "../src/http/app.js";
 import { packagePath } from "../src/util/package-root.js";
 import type { VerifierChain } from "../src/verifier/chain-clients.js";
 import type { CompilerOutput } from "../src/verifier/compilers/index.js";

@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
-const marker = "dist/cli/main.js";
+const marker = "dist/app/cli.js";
 function newest(dir) {
   let t = 0;
   for (const e of readdirSync(dir, { withFileTypes: true })) {

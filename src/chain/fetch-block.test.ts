@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deriveBlockRewards } from "../indexer/block-rewards/extension.js";
+import { deriveBlockRewards } from "../indexer/stages/block-rewards/extension.js";
 import { parityToCalls } from "./fetch-block.js";
 import type { FetchedBlock, ParityTrace, RpcTransaction } from "./types.js";
 

@@ -1,15 +1,15 @@
 import type { Db } from "../db/db.js";
+import { LiveBus, type LiveEvent, type TokenChange, type VerificationResult } from "../events/bus.js";
+import { startPgRelay } from "../events/pg-relay.js";
 import type { ExplorerDb } from "../explorer/token-transfer/service.js";
-import type { IndexerExtension } from "../indexer/extension.js";
+import type { IndexerExtension } from "../indexer/pipeline/extension.js";
+import { liveUpdatesExtension, notifyLive } from "../indexer/stages/live-notify.js";
 import type { Logger } from "../util/logger.js";
-import { LiveBus, type LiveEvent, type TokenChange, type VerificationResult } from "./bus.js";
-import { liveUpdatesExtension, notifyLive } from "./extension.js";
 import { LiveHub } from "./hub.js";
-import { startPgRelay } from "./pg-relay.js";
 import { type LivePublisher, startLivePublisher } from "./publisher.js";
 
-export type { TokenChange, VerificationResult } from "./bus.js";
-export { LiveBus } from "./bus.js";
+export type { TokenChange, VerificationResult } from "../events/bus.js";
+export { LiveBus } from "../events/bus.js";
 export { LiveHub } from "./hub.js";
 
 export type LiveUpdates = {

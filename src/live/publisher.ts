@@ -1,4 +1,5 @@
 import type { Queryable } from "../db/db.js";
+import type { LiveBus, LiveEvent } from "../events/bus.js";
 import { blocksPage } from "../explorer/block/query.js";
 import { renderBlocks } from "../explorer/block/service.js";
 import { indexedRange } from "../explorer/stats/query.js";
@@ -6,7 +7,6 @@ import type { ExplorerDb } from "../explorer/token-transfer/service.js";
 import { averageBlockTimeMs } from "../explorer/transaction/query.js";
 import type { Logger } from "../util/logger.js";
 import { publishAddressEvents } from "./address-events.js";
-import type { LiveBus, LiveEvent } from "./bus.js";
 import type { LiveHub } from "./hub.js";
 import { publishTokenChange, publishTokenTransferCounts } from "./token-events.js";
 

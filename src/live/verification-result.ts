@@ -1,5 +1,5 @@
+import type { VerificationResult } from "../events/bus.js";
 import type { JobOutcome } from "../verifier/jobs/index.js";
-import type { VerificationResult } from "./bus.js";
 
 /**
  * A finished verification job as Blockscout's socket reports it (`verification_result`): success, or the errors

@@ -1,9 +1,9 @@
-import type { VerifierHttpDeps } from "../../src/http/api-v1/plugin.js";
-import { type App, buildApp } from "../../src/http/app.js";
+import { type App, buildApp } from "../../src/app/http-app.js";
 import type { VerifierChain } from "../../src/verifier/chain-clients.js";
 import type { CompilerRegistry } from "../../src/verifier/compilers/index.js";
 import { type VerifierCompilers, verify } from "../../src/verifier/service/index.js";
 import { createVerifiedContractLookup } from "../../src/verifier/store/index.js";
+import type { VerifierHttpDeps } from "../../src/verifier-apis/api-v1/plugin.js";
 import { type ApisEnv, startApisEnv } from "./verification-apis.js";
 
 type ListingCompilers = VerifierCompilers & Pick<VerifierHttpDeps["compilers"], "listSolidity" | "listVyper">;

@@ -1,11 +1,11 @@
 import { fromBytea } from "../../src/db/bytes.js";
 import type { Db } from "../../src/db/db.js";
-import { blockRewardsExtension } from "../../src/indexer/block-rewards/extension.js";
-import { countersExtension } from "../../src/indexer/counters/extension.js";
-import type { IndexerExtension } from "../../src/indexer/extension.js";
-import { internalTransactionsExtension } from "../../src/indexer/internal-transactions/extension.js";
-import { withdrawalsExtension } from "../../src/indexer/withdrawals/extension.js";
-import { createTokensExtension } from "../../src/tokens/indexing/extension.js";
+import type { IndexerExtension } from "../../src/indexer/pipeline/extension.js";
+import { blockRewardsExtension } from "../../src/indexer/stages/block-rewards/extension.js";
+import { countersExtension } from "../../src/indexer/stages/counters/extension.js";
+import { internalTransactionsExtension } from "../../src/indexer/stages/internal-transactions/extension.js";
+import { createTokensExtension } from "../../src/indexer/stages/tokens/extension.js";
+import { withdrawalsExtension } from "../../src/indexer/stages/withdrawals/extension.js";
 
 /** The explorer's indexer parts in production order (token transfers feed the counters), without background workers. */
 export function explorerExtensions(): IndexerExtension[] {

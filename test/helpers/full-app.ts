@@ -1,6 +1,6 @@
+import { type App, type AppDeps, buildApp } from "../../src/app/http-app.js";
 import { createRpc } from "../../src/chain/rpc.js";
 import { withIndexedChain } from "../../src/config/chains.js";
-import { type App, type AppDeps, buildApp } from "../../src/http/app.js";
 import type { VerifierChain } from "../../src/verifier/chain-clients.js";
 import type { CompilerRegistry } from "../../src/verifier/compilers/index.js";
 import { createJobRunner } from "../../src/verifier/jobs/index.js";

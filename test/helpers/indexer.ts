@@ -3,8 +3,8 @@ import { detectCapabilities } from "../../src/chain/capabilities.js";
 import { createRpc } from "../../src/chain/rpc.js";
 import { fromBytea } from "../../src/db/bytes.js";
 import type { Db } from "../../src/db/db.js";
-import type { IndexerExtension } from "../../src/indexer/extension.js";
-import { Indexer, type IndexerOptions } from "../../src/indexer/runtime.js";
+import type { IndexerExtension } from "../../src/indexer/pipeline/extension.js";
+import { Indexer, type IndexerOptions } from "../../src/indexer/pipeline/runtime.js";
 import { createLogger } from "../../src/util/logger.js";
 import { rpc } from "./activity.js";
 

@@ -1,7 +1,7 @@
 import { type Channel, Socket } from "phoenix";
 import WebSocket from "ws";
+import { type App, buildApp } from "../../src/app/http-app.js";
 import type { Db } from "../../src/db/db.js";
-import { type App, buildApp } from "../../src/http/app.js";
 import type { LiveHub } from "../../src/live/hub.js";
 
 /** The frontend's own socket client (`phoenix`) in Node, over `ws`. */

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { type Abi, type Address, encodeDeployData, encodeFunctionData, type Hex } from "viem";
-import { SAMPLE_TOKENS } from "../../src/demo/compile.js";
-import type { App } from "../../src/http/app.js";
+import { SAMPLE_TOKENS } from "../../src/app/demo/compile.js";
+import type { App } from "../../src/app/http-app.js";
 import { packagePath } from "../../src/util/package-root.js";
 import { rpc } from "./activity.js";
 import { type CompiledArtifact, compileSolidity } from "./solc.js";

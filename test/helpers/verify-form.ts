@@ -1,6 +1,6 @@
+import { type App, buildApp } from "../../src/app/http-app.js";
 import { createRpc } from "../../src/chain/rpc.js";
 import { withIndexedChain } from "../../src/config/chains.js";
-import { type App, buildApp } from "../../src/http/app.js";
 import { type LiveUpdates, startLiveUpdates } from "../../src/live/index.js";
 import { verificationResultOf } from "../../src/live/verification-result.js";
 import { createLogger } from "../../src/util/logger.js";

@@ -4,20 +4,20 @@ import type { Queryable } from "../../db/db.js";
 import { getCoinBalanceSummary } from "../coin-balance/service.js";
 import type { CoinBalanceSummary } from "../coin-balance/view.js";
 import {
-  TOKEN_COLUMNS,
-  type TokenColumns,
-  type TokenObject,
-  tokenFactsFromRow,
-  tokenView,
-} from "../tokens/view.js";
-import {
   type AddressDeps,
   type AddressFactColumns,
   addressFactsSubquery,
   addressObjectFromColumns,
   NO_VERIFIED_CONTRACTS,
-} from "./query.js";
-import type { AddressObject } from "./view.js";
+} from "../objects/address-facts.js";
+import type { AddressObject } from "../objects/address-view.js";
+import {
+  TOKEN_COLUMNS,
+  type TokenColumns,
+  type TokenObject,
+  tokenFactsFromRow,
+  tokenView,
+} from "../objects/token-view.js";
 
 export type AddressDetails = AddressObject &
   CoinBalanceSummary & {

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { AddressParamSchema, OrNull } from "../address/schema.js";
+import { AddressParamSchema, OrNull } from "../objects/address-schema.js";
 
 const Hash = Type.String({ pattern: "^0x[0-9a-f]{64}$" });
 const Wei = Type.String({ pattern: "^[0-9]+$" });

@@ -1,6 +1,6 @@
 import type { Address, Hex } from "viem";
 import type { Queryable } from "../../db/db.js";
-import { type AddressDeps, loadAddressObjects } from "../address/query.js";
+import { type AddressDeps, loadAddressObjects } from "../objects/address-facts.js";
 import { PAGE_SIZE, splitPage } from "../paging.js";
 import {
   type BlockRow,

@@ -1,6 +1,6 @@
 import { type Address, type Hex, numberToHex } from "viem";
 import { fromBytea, fromByteaOrNull } from "../../db/bytes.js";
-import type { AddressObject } from "../address/view.js";
+import type { AddressObject } from "../objects/address-view.js";
 import type { BlockReward, BlockRow } from "./query.js";
 
 /** Blockscout's Block object (BlockView prepare_block), default chain type. */

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { AddressParamSchema } from "../address/schema.js";
+import { AddressParamSchema } from "../objects/address-schema.js";
 
 const Base = {
   error: Type.Union([Type.String(), Type.Null()]),

@@ -1,5 +1,5 @@
 import type { Address, Hex } from "viem";
-import { loadAddressObjects } from "../address/query.js";
+import { loadAddressObjects } from "../objects/address-facts.js";
 import { PAGE_SIZE, splitPage } from "../paging.js";
 import type { ExplorerDb } from "../token-transfer/service.js";
 import {

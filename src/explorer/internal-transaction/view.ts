@@ -1,6 +1,6 @@
 import type { Address, Hex } from "viem";
 import { fromBytea, fromByteaOrNull } from "../../db/bytes.js";
-import type { AddressObject } from "../address/view.js";
+import type { AddressObject } from "../objects/address-view.js";
 import type { InternalTxRow } from "./query.js";
 
 /** Blockscout's InternalTransactionView "internal_transaction.json". */

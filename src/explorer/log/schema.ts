@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { AddressParamSchema } from "../address/schema.js";
+import { AddressParamSchema } from "../objects/address-schema.js";
 
 /** The frontend's DecodedInput (decodedInput.ts), as logs carry it (parameters may say `indexed`). */
 export const DecodedLogSchema = Type.Object({

@@ -1,7 +1,7 @@
 import type { Address, Hex } from "viem";
 import { fromBytea } from "../../db/bytes.js";
-import { loadAddressObjects } from "../address/query.js";
 import { verifiedAbisFor } from "../decoding/abi.js";
+import { loadAddressObjects } from "../objects/address-facts.js";
 import { PAGE_SIZE, splitPage } from "../paging.js";
 import type { ExplorerDb } from "../token-transfer/service.js";
 import { indexedChainId } from "../transaction/query.js";

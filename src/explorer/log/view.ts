@@ -1,7 +1,7 @@
 import type { Abi, Address, Hex } from "viem";
 import { fromBytea, fromByteaOrNull } from "../../db/bytes.js";
-import type { AddressObject } from "../address/view.js";
 import { type DecodedLog, decodeEventLogWithAbi } from "../decoding/event-log.js";
+import type { AddressObject } from "../objects/address-view.js";
 import type { LogRow } from "./query.js";
 
 /** Blockscout's TransactionView prepare_log. */

@@ -1,16 +1,16 @@
 import type { Address } from "viem";
 import { fromBytea, toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
-import type { Gateways, TokenMetadata } from "../../tokens/metadata/index.js";
-import { type AddressDeps, loadAddressObject } from "../address/query.js";
+import type { Gateways, TokenMetadata } from "../../token-workers/metadata/index.js";
+import { type AddressDeps, loadAddressObject } from "../objects/address-facts.js";
+import { NFT_TYPES, type NftType } from "../objects/nft-params.js";
 import {
   TOKEN_COLUMNS,
   type TokenColumns,
   type TokenObject,
   tokenFactsFromRow,
   tokenView,
-} from "../tokens/view.js";
-import { NFT_TYPES, type NftType } from "./params.js";
+} from "../objects/token-view.js";
 import { PAGE_SIZE } from "./query.js";
 import { isUnique, nftItemValue, type TokenInstanceObject, tokenInstanceView } from "./view.js";
 

@@ -1,9 +1,9 @@
 import type { Address } from "viem";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
-import { type AddressFactColumns, addressFactsSubquery } from "../address/query.js";
-import { TOKEN_COLUMNS, type TokenColumns } from "../tokens/view.js";
-import { NFT_TYPES, type NftCursor, type NftType } from "./params.js";
+import { type AddressFactColumns, addressFactsSubquery } from "../objects/address-facts.js";
+import { NFT_TYPES, type NftCursor, type NftType } from "../objects/nft-params.js";
+import { TOKEN_COLUMNS, type TokenColumns } from "../objects/token-view.js";
 
 export const PAGE_SIZE = 50;
 

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { AddressObjectSchema, NullableString, nullable } from "../address/schema.js";
-import { TokenObjectSchema } from "../tokens/schema.js";
+import { AddressObjectSchema, NullableString, nullable } from "../objects/address-schema.js";
+import { TokenObjectSchema } from "../objects/token-schema.js";
 
 /** One item of /addresses/{h}/nft (view.ts NftItem), every field. */
 export const NftItemSchema = Type.Object({

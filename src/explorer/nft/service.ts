@@ -1,9 +1,13 @@
 import { type Address, getAddress } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
-import type { Gateways } from "../../tokens/metadata/index.js";
-import { type AddressDeps, addressObjectFromColumns, NO_VERIFIED_CONTRACTS } from "../address/query.js";
-import type { NftCursor, NftType } from "./params.js";
+import type { Gateways } from "../../token-workers/metadata/index.js";
+import {
+  type AddressDeps,
+  addressObjectFromColumns,
+  NO_VERIFIED_CONTRACTS,
+} from "../objects/address-facts.js";
+import type { NftCursor, NftType } from "../objects/nft-params.js";
 import { PAGE_SIZE, queryNftPage } from "./query.js";
 import { type NftPage, type NftPageContext, nftItemView, pageTokenViews } from "./view.js";
 

@@ -1,6 +1,6 @@
 import type { Address } from "viem";
 import { describe, expect, it } from "vitest";
-import { addressView, unknownAddressFacts } from "../address/view.js";
+import { addressView, unknownAddressFacts } from "../objects/address-view.js";
 import type { NftRow } from "./query.js";
 import { type NftPage, nftItemView, pageTokenViews, serializeNftPage } from "./view.js";
 

@@ -1,10 +1,10 @@
 import type { Address } from "viem";
 import { fromBytea } from "../../db/bytes.js";
-import { deriveMediaUrls, type Gateways, type TokenMetadata } from "../../tokens/metadata/index.js";
-import { checksummed } from "../address/checksum.js";
-import type { AddressObject } from "../address/view.js";
-import { type TokenObject, tokenFactsFromRow, tokenView } from "../tokens/view.js";
-import type { NftType } from "./params.js";
+import { deriveMediaUrls, type Gateways, type TokenMetadata } from "../../token-workers/metadata/index.js";
+import type { AddressObject } from "../objects/address-view.js";
+import { checksummed } from "../objects/checksum.js";
+import type { NftType } from "../objects/nft-params.js";
+import { type TokenObject, tokenFactsFromRow, tokenView } from "../objects/token-view.js";
 import type { NftRow } from "./query.js";
 
 /** A token instance as Blockscout's TokenView.prepare_token_instance renders it. */

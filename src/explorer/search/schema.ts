@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { OrNull } from "../address/schema.js";
+import { OrNull } from "../objects/address-schema.js";
 
 /** The frontend's SearchResultItem kinds Lookout answers (search.ts, v2.0.3). */
 export const SearchItemSchema = Type.Union([

@@ -1,7 +1,7 @@
 import type { Address, Hex } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
-import { type AddressDeps, loadAddressFacts, NO_VERIFIED_CONTRACTS } from "../address/query.js";
+import { type AddressDeps, loadAddressFacts, NO_VERIFIED_CONTRACTS } from "../objects/address-facts.js";
 import { PAGE_SIZE } from "../paging.js";
 import {
   addressKnown,

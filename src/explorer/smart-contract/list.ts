@@ -1,7 +1,7 @@
 import type { Address } from "viem";
 import { fromBytea, toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
-import { type AddressDeps, loadAddressObjects } from "../address/query.js";
+import { type AddressDeps, loadAddressObjects } from "../objects/address-facts.js";
 
 export const CONTRACTS_PAGE_SIZE = 50;
 

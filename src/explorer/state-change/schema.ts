@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { AddressParamSchema, OrNull } from "../address/schema.js";
-import { TokenInfoSchema, TokenInstanceSchema } from "../tokens/schema.js";
+import { AddressParamSchema, OrNull } from "../objects/address-schema.js";
+import { TokenInfoSchema, TokenInstanceSchema } from "../objects/token-schema.js";
 
 const Wei = Type.String({ pattern: "^-?[0-9]+$" });
 const Balance = OrNull(Type.String({ pattern: "^[0-9]+$" }));

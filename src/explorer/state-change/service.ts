@@ -1,12 +1,12 @@
 import type { Address, Hex } from "viem";
 import { fromBytea, toBytea } from "../../db/bytes.js";
-import { checksummed } from "../address/checksum.js";
-import { type AddressDeps, loadAddressFacts } from "../address/query.js";
-import { addressView } from "../address/view.js";
+import { type AddressDeps, loadAddressFacts } from "../objects/address-facts.js";
+import { addressView } from "../objects/address-view.js";
+import { checksummed } from "../objects/checksum.js";
+import { type TokenObject, tokenFactsFromRow, tokenView } from "../objects/token-view.js";
 import { PAGE_SIZE } from "../paging.js";
 import { type TokenTransferRow, transactionTransfersPage } from "../token-transfer/query.js";
 import type { ExplorerDb } from "../token-transfer/service.js";
-import { type TokenObject, tokenFactsFromRow, tokenView } from "../tokens/view.js";
 import {
   type BlockTransferRow,
   blockTransactionsUpTo,

@@ -1,9 +1,9 @@
 import type { Address } from "viem";
-import type { Gateways } from "../../tokens/metadata/index.js";
-import type { AddressObject } from "../address/view.js";
+import type { Gateways } from "../../token-workers/metadata/index.js";
+import type { AddressObject } from "../objects/address-view.js";
+import type { TokenObject } from "../objects/token-view.js";
 import type { TokenTransferRow } from "../token-transfer/query.js";
 import { type TokenTotal, transferTotal } from "../token-transfer/view.js";
-import type { TokenObject } from "../tokens/view.js";
 
 /** The frontend's TxStateChange (txStateChanges.ts), as Blockscout's TransactionView renders a state change. */
 export type StateChangeObject = {

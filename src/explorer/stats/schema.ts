@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { OrNull } from "../address/schema.js";
+import { OrNull } from "../objects/address-schema.js";
 
 /** GasPriceInfo (stats.ts): gwei, milliseconds. */
 const GasPriceInfoSchema = Type.Object({

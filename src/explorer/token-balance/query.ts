@@ -1,7 +1,7 @@
 import type { Address } from "viem";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
-import { TOKEN_COLUMNS, type TokenColumns } from "../tokens/view.js";
+import { TOKEN_COLUMNS, type TokenColumns } from "../objects/token-view.js";
 
 /** One current token balance as Blockscout keeps it (address_current_token_balances). */
 export type TokenBalanceRow = TokenColumns & {

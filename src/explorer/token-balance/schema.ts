@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { TokenInfoSchema, TokenInstanceSchema } from "../tokens/schema.js";
+import { TokenInfoSchema, TokenInstanceSchema } from "../objects/token-schema.js";
 
 /** The frontend's AddressTokenBalance (address.ts). */
 export const AddressTokenBalanceSchema = Type.Object({

@@ -1,6 +1,6 @@
 import { getAddress } from "viem";
 import { fromBytea } from "../../db/bytes.js";
-import { type TokenObject, tokenFactsFromRow, tokenView } from "../tokens/view.js";
+import { type TokenObject, tokenFactsFromRow, tokenView } from "../objects/token-view.js";
 import type { TokenBalanceRow } from "./query.js";
 
 /** The frontend's AddressTokenBalance (AddressView prepare_token_balance). */

@@ -1,9 +1,9 @@
 import type { Address, Hex } from "viem";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
-import type { TokenMetadata } from "../../tokens/metadata/index.js";
-import { type AddressFactColumns, addressFactsJoin } from "../address/query.js";
-import { TOKEN_COLUMNS, type TokenColumns } from "../tokens/view.js";
+import type { TokenMetadata } from "../../token-workers/metadata/index.js";
+import { type AddressFactColumns, addressFactsJoin } from "../objects/address-facts.js";
+import { TOKEN_COLUMNS, type TokenColumns } from "../objects/token-view.js";
 import { calleeVerified } from "../transaction/query.js";
 
 /** A token_transfers row with its block and token (numerics as decimal strings). */

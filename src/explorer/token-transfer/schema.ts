@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { AddressParamSchema } from "../address/schema.js";
-import { TokenInfoSchema, TokenInstanceSchema } from "../tokens/schema.js";
+import { AddressParamSchema } from "../objects/address-schema.js";
+import { TokenInfoSchema, TokenInstanceSchema } from "../objects/token-schema.js";
 
 const Int = Type.String({ pattern: "^[0-9]+$" });
 const OrNull = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);

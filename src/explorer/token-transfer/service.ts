@@ -1,10 +1,10 @@
 import type { Address, Hex } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
-import type { Gateways } from "../../tokens/metadata/index.js";
-import { type AddressDeps, addressObjectsFromFacts } from "../address/query.js";
+import type { Gateways } from "../../token-workers/metadata/index.js";
 import { verifiedAbisFor } from "../decoding/abi.js";
 import { decodeFunctionInput, methodName } from "../decoding/function-input.js";
+import { type AddressDeps, addressObjectsFromFacts } from "../objects/address-facts.js";
 import { PAGE_SIZE, splitPage } from "../paging.js";
 import { indexedChainId } from "../transaction/query.js";
 import {

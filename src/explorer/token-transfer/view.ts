@@ -1,10 +1,10 @@
 import type { Address, Hex } from "viem";
 import { fromBytea } from "../../db/bytes.js";
-import type { Gateways } from "../../tokens/metadata/index.js";
-import { checksummed } from "../address/checksum.js";
-import type { AddressObject } from "../address/view.js";
+import type { Gateways } from "../../token-workers/metadata/index.js";
 import { type TokenInstanceObject, tokenInstanceView } from "../nft/view.js";
-import { type TokenObject, tokenFactsFromRow, tokenView } from "../tokens/view.js";
+import type { AddressObject } from "../objects/address-view.js";
+import { checksummed } from "../objects/checksum.js";
+import { type TokenObject, tokenFactsFromRow, tokenView } from "../objects/token-view.js";
 import type { TokenTransferRow } from "./query.js";
 
 const ZERO = "0x0000000000000000000000000000000000000000";

@@ -1,7 +1,7 @@
 import type { Address, Hex } from "viem";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
-import { type AddressFactColumns, addressFactsJoin } from "../address/query.js";
+import { type AddressFactColumns, addressFactsJoin } from "../objects/address-facts.js";
 
 /** A transaction with its block's fields and the facts its view needs, as one row (numerics as strings). */
 export type TransactionRow = {

@@ -1,9 +1,9 @@
 import type { Address, Hex } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
-import { type AddressDeps, addressObjectsFromFacts } from "../address/query.js";
 import { verifiedAbisFor } from "../decoding/abi.js";
 import { type DecodedInput, decodeFunctionInput } from "../decoding/function-input.js";
+import { type AddressDeps, addressObjectsFromFacts } from "../objects/address-facts.js";
 import { PAGE_SIZE, splitPage } from "../paging.js";
 import {
   type AddressTxFilter,

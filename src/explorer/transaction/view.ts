@@ -1,7 +1,7 @@
 import { type Address, decodeAbiParameters, type Hex } from "viem";
 import { fromBytea, fromByteaOrNull } from "../../db/bytes.js";
-import type { AddressObject } from "../address/view.js";
 import { type DecodedInput, methodName } from "../decoding/function-input.js";
+import type { AddressObject } from "../objects/address-view.js";
 import type { TransactionRow } from "./query.js";
 
 /** What a page of transactions shares: the head (confirmations), block time, address objects, decoded inputs. */

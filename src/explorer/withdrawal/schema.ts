@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { AddressParamSchema } from "../address/schema.js";
+import { AddressParamSchema } from "../objects/address-schema.js";
 
 const Amount = Type.String({ pattern: "^[0-9]+$" });
 const Cursor = Type.Union([Type.Object({ index: Type.Integer(), items_count: Type.Integer() }), Type.Null()]);

@@ -1,6 +1,6 @@
 import type { Address, Hex } from "viem";
 import { fromBytea } from "../../db/bytes.js";
-import { loadAddressObjects } from "../address/query.js";
+import { loadAddressObjects } from "../objects/address-facts.js";
 import { PAGE_SIZE, splitPage } from "../paging.js";
 import type { ExplorerDb } from "../token-transfer/service.js";
 import { addressWithdrawalsPage, blockNumberOf, blockWithdrawalsPage } from "./query.js";

@@ -1,6 +1,6 @@
 import type { Address } from "viem";
 import { fromBytea } from "../../db/bytes.js";
-import type { AddressObject } from "../address/view.js";
+import type { AddressObject } from "../objects/address-view.js";
 import type { WithdrawalRow } from "./query.js";
 
 /** WithdrawalView for a block's list (the block is known: receiver instead of block fields). */

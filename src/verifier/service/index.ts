@@ -2,6 +2,18 @@
  * The verify service: the verifier's only I/O (chain RPC, our index, compilers, the store). HTTP dialects
  * (/api/v1, Etherscan, Sourcify) call `verify()` and render its three outcomes in their own shapes.
  */
+
+export {
+  type CompileAttempt,
+  editedForAuxdata,
+  librariesSetting,
+  OUTPUT_SELECTION,
+  type ParsedStandardJson,
+  parseStandardJsonInput,
+  type SolidityMultiPart,
+  solidityMultiPartAttempts,
+  withOutputSelection,
+} from "../requests/solidity.js";
 export {
   type CandidateContract,
   compileErrors,
@@ -16,17 +28,6 @@ export {
   lookUpCreation,
 } from "./creation-lookup.js";
 export { diagnoseFailure, NO_MATCH_MESSAGE } from "./diagnosis.js";
-export {
-  type CompileAttempt,
-  editedForAuxdata,
-  librariesSetting,
-  OUTPUT_SELECTION,
-  type ParsedStandardJson,
-  parseStandardJsonInput,
-  type SolidityMultiPart,
-  solidityMultiPartAttempts,
-  withOutputSelection,
-} from "./inputs.js";
 export { checkInputLimits, checkRequestLimits, REQUEST_LIMITS } from "./limits.js";
 export {
   type CreationFacts,

@@ -1,10 +1,10 @@
 import type { Queryable } from "../../db/db.js";
 import type { CompilerLanguage, StandardJsonInput } from "../compilers/index.js";
 import { type ContractMatch, decodeOnchain, type Hex, matchContract } from "../matching/index.js";
+import { sourceTexts, storedSettings } from "../requests/solidity.js";
 import { type CompilationInputs, compilationIds, inputHash } from "../store/keys.js";
 import { fullyVerifiedCompilations } from "../store/verified-contracts.js";
 import type { CandidateContract } from "./compiled.js";
-import { sourceTexts, storedSettings } from "./inputs.js";
 
 export type StoredWinner = { candidate: CandidateContract; result: ContractMatch };
 

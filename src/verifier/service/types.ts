@@ -18,7 +18,7 @@ import type { CreationLookupOptions } from "./creation-lookup.js";
 
 export type { CreationLookupOptions };
 
-import type { CompileAttempt } from "./inputs.js";
+import type { CompileAttempt } from "../requests/solidity.js";
 import type { OnchainFacts } from "./onchain.js";
 
 /** What the verify service needs from compiler management (CompilerRegistry fits). */

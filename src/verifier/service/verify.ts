@@ -9,6 +9,7 @@ import {
   matchContract,
   selectBestMatch,
 } from "../matching/index.js";
+import { type CompileAttempt, editedForAuxdata, withOutputSelection } from "../requests/solidity.js";
 import type { VerifiedContractRecord } from "../store/types.js";
 import { saveVerifiedContract } from "../store/verified-contracts.js";
 import { parseVyperVersion, vyperCompilerInput } from "../vyper/index.js";
@@ -20,7 +21,6 @@ import {
   withDiffedAuxdata,
 } from "./compiled.js";
 import { diagnoseFailure } from "./diagnosis.js";
-import { type CompileAttempt, editedForAuxdata, withOutputSelection } from "./inputs.js";
 import { checkRequestLimits } from "./limits.js";
 import { type CodeFacts, loadCode, loadCreation, type OnchainFacts } from "./onchain.js";
 import {

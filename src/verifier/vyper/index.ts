@@ -3,7 +3,7 @@
  * interfaces given as ABIs), and version rules. Pure; the service compiles and matches as for Solidity.
  */
 
-export { normaliseVyperStandardJson, type VyperMultiPart, vyperMultiPartInput } from "./inputs.js";
+export { normaliseVyperStandardJson, type VyperMultiPart, vyperMultiPartInput } from "../requests/vyper.js";
 export { interfaceFromFile, jsonInterface, normaliseInterfaces, type VyperInterface } from "./interfaces.js";
 export {
   searchPathsOf,

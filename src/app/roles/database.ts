@@ -1,0 +1,60 @@
+import { mkdirSync } from "node:fs";
+import type { Config } from "../../config/config.js";
+import { checkWritable, type Writability } from "../../db/access.js";
+import type { Db } from "../../db/db.js";
+import { migrate, migrationFiles, pendingMigrations } from "../../db/migrate.js";
+import { DatabaseError, openDb, redact } from "../../db/open.js";
+import type { Logger } from "../../util/logger.js";
+
+export type Databases = {
+  /** DATABASE_URL: writes, job claims, the indexer. */
+  db: Db;
+  /** READ_DATABASE_URL when set (a replica or a read-only role), else `db`: explorer reads. */
+  readDb: Db;
+  writability: Writability;
+  close(): Promise<void>;
+};
+
+/**
+ * Opens the database(s) of a role. Roles that own the schema migrate it; the others (`serve`, `work`) only check
+ * it, creating nothing, and stop with a message about migrations when it is missing or behind.
+ */
+export async function openDatabases(
+  config: Config,
+  o: { migrate: boolean; logger: Logger },
+): Promise<Databases> {
+  if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
+  const db = await openDb(config);
+  let readDb: Db | null = null;
+  const close = async () => {
+    await readDb?.close();
+    await db.close();
+  };
+  try {
+    if (o.migrate) {
+      const m = await migrate(db);
+      if (m.applied.length) o.logger.info({ applied: m.applied }, "Applied database migrations");
+    } else {
+      const pending = await pendingMigrations(db);
+      if (pending.length)
+        throw new DatabaseError({
+          code: "schema_behind",
+          shortMessage: `The database schema is ${pending.length === migrationFiles().length ? "missing" : "behind"}: ${pending.length} migration(s) not applied (${pending.slice(0, 3).join(", ")}${pending.length > 3 ? ", …" : ""}). Run \`lookout migrate\` against it first, or start this process with --migrate.`,
+        });
+    }
+    const writability = await checkWritable(db);
+    if (config.readDatabaseUrl && config.readDatabaseUrl !== config.databaseUrl) {
+      readDb = await openDb({ ...config, databaseUrl: config.readDatabaseUrl }).catch((cause) => {
+        throw new DatabaseError({
+          code: "database_unavailable",
+          shortMessage: `Cannot connect to the read database at READ_DATABASE_URL (${redact(config.readDatabaseUrl!)}).`,
+          cause,
+        });
+      });
+    }
+    return { db, readDb: readDb ?? db, writability, close };
+  } catch (e) {
+    await close().catch(() => {});
+    throw e;
+  }
+}

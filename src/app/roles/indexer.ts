@@ -1,0 +1,149 @@
+import type { Anvil } from "../../chain/anvil.js";
+import { detectCapabilities } from "../../chain/capabilities.js";
+import { type Rpc, withRetry } from "../../chain/rpc.js";
+import type { Config } from "../../config/config.js";
+import type { Db } from "../../db/db.js";
+import { LookoutError } from "../../errors/base.js";
+import type { TokenChange } from "../../events/bus.js";
+import type { IndexerExtension } from "../../indexer/pipeline/extension.js";
+import { advisoryLockLease, type IndexerLease, singleProcessLease } from "../../indexer/pipeline/lease.js";
+import { reportProgress } from "../../indexer/pipeline/progress.js";
+import { FatalIndexerError, Indexer } from "../../indexer/pipeline/runtime.js";
+import { defaultExtensions } from "../../indexer/stages/index.js";
+import type { Metrics } from "../../metrics/registry.js";
+import type { Logger } from "../../util/logger.js";
+import { INDEXER_STOP_WAIT_MS, within } from "../../util/shutdown.js";
+
+export type IndexerPart = {
+  indexer: Indexer;
+  lease: IndexerLease;
+  /** Resolves when the indexer stops by itself (rejects on a fatal error or a lost lease). */
+  done: Promise<void>;
+  stop(): Promise<void>;
+};
+
+const unreachable = (rpc: Rpc, cause: unknown) =>
+  new LookoutError({
+    code: "rpc_unreachable",
+    shortMessage: `Cannot reach the chain at RPC_URL (${rpc.url}).`,
+    cause,
+  });
+
+/**
+ * The indexer of a role: takes the indexing lease first (one active indexer per database; the others stand by
+ * and take over when the holder dies), then reads the checkpoint from the database and indexes. A process that
+ * gets the lease at once starts like a single indexer always did (errors of the first contact stop it); a
+ * standby waits in the background.
+ */
+export async function startIndexer(o: {
+  config: Config;
+  db: Db;
+  rpc: Rpc;
+  anvil: Anvil | null;
+  reset: boolean;
+  logger: Logger;
+  metrics: Metrics;
+  /** Parts beyond the default extensions (live updates), written after them. */
+  extraExtensions?: IndexerExtension[];
+  /** Told what the token workers store that the socket reports. */
+  onTokenChange?: (change: TokenChange) => void;
+}): Promise<IndexerPart> {
+  const { config, db, rpc, logger } = o;
+  await withRetry(() => rpc.request("eth_chainId", []), { attempts: 3 }).catch((cause) => {
+    throw unreachable(rpc, cause);
+  });
+  const caps = await detectCapabilities(rpc, { traces: config.traces }).catch((cause) => {
+    throw unreachable(rpc, cause);
+  });
+  const lease =
+    db.kind === "postgres" && config.databaseUrl
+      ? advisoryLockLease(config.databaseUrl, config.leasePollMs)
+      : singleProcessLease();
+  const log = logger.child({ part: "indexer" });
+  const indexer = new Indexer({
+    db,
+    rpc,
+    caps,
+    logger: log,
+    extensions: [
+      ...defaultExtensions({
+        config,
+        db,
+        logger,
+        ...(o.onTokenChange ? { onTokenChange: o.onTokenChange } : {}),
+      }),
+      ...(o.extraExtensions ?? []),
+    ],
+    onBatch: (n, ms) => o.metrics.batchWritten(n, ms),
+    options: {
+      startBlock: config.startBlock,
+      reorgDepth: config.reorgDepth,
+      batchSize: config.batchSize,
+      fetchConcurrency: config.fetchConcurrency,
+      pollIntervalMs: config.pollIntervalMs,
+      // A local anvil is a new chain on every start; its old index is not worth keeping (see chain.ts).
+      resetOnNewChain: o.anvil !== null || o.reset,
+    },
+  });
+  o.metrics.sources.head = () => indexer.progress.head;
+  o.metrics.sources.leaseHeld = () => lease.held();
+
+  const controller = new AbortController();
+  const init = async () => {
+    await indexer.init(controller.signal).catch((cause) => {
+      if (cause instanceof LookoutError) throw cause;
+      throw unreachable(rpc, cause);
+    });
+    if (o.anvil) await db.query("update indexer_state set local_chain = true where id = 1");
+  };
+  const held = await lease.tryAcquire().catch((cause) => {
+    throw new LookoutError({
+      code: "database_unavailable",
+      shortMessage: "Cannot take the indexing lease.",
+      cause,
+    });
+  });
+  if (held) await init();
+  else log.info("Another indexer holds the indexing lease of this database; standing by to take over");
+
+  let stopProgress = () => {};
+  const running = (async () => {
+    if (!held) {
+      if (!(await lease.acquire(controller.signal))) return;
+      log.info("Took over the indexing lease; resuming from the stored checkpoint");
+      await init();
+    }
+    stopProgress = reportProgress(indexer.progress, logger);
+    const lost = lease.lost.then(() => {
+      if (controller.signal.aborted) return;
+      controller.abort();
+      throw new FatalIndexerError({
+        code: "lease_lost",
+        shortMessage: "Lost the indexing lease (the database connection holding it failed); stopped writing.",
+      });
+    });
+    await Promise.race([indexer.run(controller.signal), lost]);
+  })();
+  const done = running.then(
+    () => {},
+    (e) => {
+      logger.fatal({ err: e }, e instanceof LookoutError ? e.shortMessage : "Indexer stopped");
+      throw e;
+    },
+  );
+  done.catch(() => {});
+  return {
+    indexer,
+    lease,
+    done,
+    async stop() {
+      controller.abort();
+      stopProgress();
+      // Wait for the batch in flight: its transaction commits or rolls back before the database closes. A fetch
+      // from a node that stopped answering holds nothing written: not waited for beyond a few seconds.
+      await within(running, INDEXER_STOP_WAIT_MS);
+      await indexer.stopExtensions();
+      await lease.release();
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { fromBytea } from "../../db/bytes.js";
+import type { Queryable } from "../../db/db.js";
+import { type TokenObject, tokenFactsFromRow, tokenView } from "../objects/token-view.js";
+import { PAGE_SIZE, type TokenListCursor, type TokenListFilter, tokenListPage } from "./query.js";
+
+export type TokenListNextPage = {
+  contract_address_hash: string;
+  fiat_value: null;
+  holders_count: string;
+  is_name_null: boolean;
+  items_count: number;
+  market_cap: null;
+  name: string | null;
+};
+
+/** GET /tokens: one page of token objects and upstream's next_page_params. */
+export async function tokenList(
+  db: Queryable,
+  filter: TokenListFilter,
+  cursor: TokenListCursor | null,
+): Promise<{ items: TokenObject[]; next_page_params: TokenListNextPage | null }> {
+  const rows = await tokenListPage(db, filter, cursor);
+  const page = rows.slice(0, PAGE_SIZE);
+  const items = page.map((r) => tokenView(tokenFactsFromRow(fromBytea(r.t_address!), r)));
+  const last = page[page.length - 1];
+  return {
+    items,
+    next_page_params:
+      rows.length > PAGE_SIZE && last
+        ? {
+            contract_address_hash: fromBytea(last.t_address!),
+            fiat_value: null,
+            holders_count: String(last.t_holders_count ?? 0),
+            is_name_null: last.t_name === null,
+            items_count: page.length,
+            market_cap: null,
+            name: last.t_name,
+          }
+        : null,
+  };
+}

@@ -1,0 +1,48 @@
+import type { Address } from "viem";
+import { toBytea } from "../../db/bytes.js";
+import type { Queryable } from "../../db/db.js";
+import { TOKEN_COLUMNS, type TokenColumns } from "../objects/token-view.js";
+
+export const PAGE_SIZE = 50;
+
+/** Upstream's token-list keyset (its market cap and fiat value are always null here). */
+export type TokenListCursor = { holdersCount: bigint; name: string | null; address: Address };
+export type TokenListFilter = { types: readonly string[] | null; q: string | null };
+
+/** LIKE pattern of a search term, its wildcards taken literally. */
+const likeTerm = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * GET /tokens: holders descending, name ascending (nulls last), address ascending, as upstream orders it. The sort
+ * keys are all ascending expressions of tokens_list_idx, so a page is one forward range scan from the cursor's row;
+ * `type` and `q` filter rows along that scan (q: an address matches that token, else a substring of name or symbol).
+ */
+export function tokenListPage(
+  db: Queryable,
+  filter: TokenListFilter,
+  cursor: TokenListCursor | null,
+): Promise<TokenColumns[]> {
+  const params: unknown[] = [PAGE_SIZE + 1];
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  const where: string[] = [];
+  if (filter.types) where.push(`t.type = any(${p(filter.types)}::text[])`);
+  if (filter.q !== null) {
+    if (/^0x[0-9a-fA-F]{40}$/.test(filter.q)) where.push(`t.address = ${p(toBytea(filter.q))}`);
+    else {
+      const term = p(likeTerm(filter.q));
+      where.push(`(t.name ilike ${term} or t.symbol ilike ${term})`);
+    }
+  }
+  if (cursor)
+    where.push(
+      `((-t.holders_count), (t.name is null), coalesce(t.name, ''), t.address) > (${p((-cursor.holdersCount).toString())}::int8, ${p(cursor.name === null)}::bool, ${p(cursor.name ?? "")}::text, ${p(toBytea(cursor.address))}::bytea)`,
+    );
+  return db.query<TokenColumns>(
+    `select ${TOKEN_COLUMNS} from tokens t ${where.length ? `where ${where.join(" and ")}` : ""}
+     order by (-t.holders_count), (t.name is null), coalesce(t.name, ''), t.address limit $1`,
+    params,
+  );
+}

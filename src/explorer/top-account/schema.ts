@@ -1,0 +1,19 @@
+import { Type } from "@sinclair/typebox";
+import { AddressParamSchema, OrNull } from "../objects/address-schema.js";
+
+const Wei = Type.String({ pattern: "^[0-9]+$" });
+
+/** The frontend's AddressesResponse (addresses.ts); total_supply null as Blockscout sends it without market data. */
+export const TopAccountsResponseSchema = Type.Object({
+  items: Type.Array(
+    Type.Intersect([AddressParamSchema, Type.Object({ coin_balance: OrNull(Wei), transactions_count: Wei })]),
+  ),
+  next_page_params: OrNull(
+    Type.Object({
+      fetched_coin_balance: Wei,
+      hash: Type.String({ pattern: "^0x[0-9a-fA-F]{40}$" }),
+      items_count: Type.Integer(),
+    }),
+  ),
+  total_supply: OrNull(Type.String()),
+});

@@ -1,0 +1,62 @@
+import { fromBytea } from "../../../db/bytes.js";
+import type { Queryable } from "../../../db/db.js";
+import type { Hex } from "../../../verifier/matching/index.js";
+import { revertAutomaticVerifications, verifyAutomatically } from "../../../verifier/store/index.js";
+import type { IndexerExtension } from "../../pipeline/extension.js";
+
+type CreationRow = {
+  address: Uint8Array;
+  block_number: number;
+  transaction_hash: Uint8Array;
+  init_code: Uint8Array;
+  runtime_code: Uint8Array | null;
+};
+
+/**
+ * The indexer part that verifies new contracts automatically, in the batch transaction: the copies commit and
+ * revert with the blocks that created the contracts.
+ */
+export function automaticVerificationExtension(): IndexerExtension {
+  const chainIdOf = async (tx: Queryable) =>
+    String(
+      (await tx.query<{ chain_id: number }>("select chain_id from indexer_state where id = 1"))[0]?.chain_id,
+    );
+  return {
+    name: "verified-contracts",
+    async write(tx, batch, ctx) {
+      if (batch.length === 0) return;
+      const from = Number(batch[0]!.block.number);
+      const to = Number(batch[batch.length - 1]!.block.number);
+      const rows = await tx.query<CreationRow>(
+        `select address, block_number, transaction_hash, init_code, runtime_code from contract_creations
+         where block_number between $1 and $2 order by block_number, transaction_index, creation_index`,
+        [from, to],
+      );
+      if (rows.length === 0) return;
+      // Cheap exit: nothing verified yet, nothing to copy.
+      const [any] = await tx.query("select 1 from verified_contracts where not automatic limit 1");
+      if (!any) return;
+      const chainId = await chainIdOf(tx);
+      for (const row of rows) {
+        const address = fromBytea(row.address);
+        const runtimeCode =
+          row.runtime_code !== null
+            ? fromBytea(row.runtime_code)
+            : await ctx.rpc.request<Hex>("eth_getCode", [
+                address,
+                `0x${Number(row.block_number).toString(16)}`,
+              ]);
+        await verifyAutomatically(tx, chainId, {
+          address,
+          blockNumber: Number(row.block_number),
+          transactionHash: fromBytea(row.transaction_hash),
+          creationInput: fromBytea(row.init_code),
+          runtimeCode: runtimeCode.toLowerCase() as Hex,
+        });
+      }
+    },
+    async revert(tx, ancestor) {
+      await revertAutomaticVerifications(tx, await chainIdOf(tx), ancestor);
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import type { Address, Hash, Hex } from "viem";
+import type { NodeCapabilities } from "../../../chain/capabilities.js";
+import { BlockNotFoundError, fetchBlock, toQuantity } from "../../../chain/fetch-block.js";
+import type { Rpc } from "../../../chain/rpc.js";
+import type { RpcBlock } from "../../../chain/types.js";
+import { InconsistentBlockError } from "../../pipeline/runtime.js";
+import type { PrestateDiffTrace, ReadBalance } from "./derive.js";
+import { creditedOutsideTransactions, touchedByTransactions } from "./touched.js";
+
+/** What the balance extension fetches for one block (lands in `FetchedBlock.extra`). */
+export type BalanceFetch = {
+  /** Hash of the block version the data belongs to; checked against the core block before writing. */
+  hash: Hash;
+  /** Prestate diffs per transaction (prestate mode). */
+  traces: PrestateDiffTrace[] | null;
+  /** Attribution inferred from the block (fallback mode). */
+  touched: Array<[Address, Hash]> | null;
+  /** Balances read with eth_getBalance at this block and at its parent. */
+  read: ReadBalance[];
+};
+
+const PRESTATE_DIFF = { tracer: "prestateTracer", tracerConfig: { diffMode: true } };
+
+/**
+ * Balances at the end of the parent and (when `atBlock`) of the block, requested by block hash (EIP-1898) so that
+ * they belong to exactly the block version indexed, in one tick (one JSON-RPC batch). Block 0 has no parent: 0.
+ */
+async function readBalances(
+  rpc: Rpc,
+  header: Pick<RpcBlock, "number" | "hash" | "parentHash">,
+  addresses: readonly Address[],
+  atBlock: boolean,
+  credited: ReadonlyMap<Address, bigint> = new Map(),
+): Promise<ReadBalance[]> {
+  const genesis = Number(header.number) === 0;
+  const at = (address: Address, blockHash: Hash) =>
+    rpc.request<Hex>("eth_getBalance", [address, { blockHash }]).then(BigInt);
+  return Promise.all(
+    addresses.map(async (address) => {
+      const [value, previous] = await Promise.all([
+        atBlock || genesis ? at(address, header.hash) : null,
+        genesis ? 0n : at(address, header.parentHash),
+      ]);
+      const c = credited.get(address);
+      return { address, value, previous, ...(c ? { credited: c } : {}) };
+    }),
+  );
+}
+
+/** Withdrawals per recipient in wei (EIP-4895 amounts are in gwei). */
+function withdrawalCredits(header: Pick<RpcBlock, "withdrawals">): Map<Address, bigint> {
+  const out = new Map<Address, bigint>();
+  for (const w of header.withdrawals ?? []) {
+    const a = w.address.toLowerCase() as Address;
+    out.set(a, (out.get(a) ?? 0n) + BigInt(w.amount) * 1_000_000_000n);
+  }
+  return out;
+}
+
+/**
+ * Since the merge (difficulty 0) nothing but the transactions and the withdrawals moves a balance: no block reward.
+ * The end of such a block is then derived from its parent's balances, its traces and its withdrawals, and never read
+ * at the block itself, which a node that is mining the next one may answer with that next block's state.
+ */
+const paysNoBlockReward = (header: RpcBlock) => header.difficulty != null && BigInt(header.difficulty) === 0n;
+
+/**
+ * Genesis allocations are not visible over standard JSON-RPC without a state dump. We read the node's own
+ * accounts (a development node's funded accounts); other allocated addresses get their first row when their
+ * balance first changes (with the exact value and delta against the previous block).
+ */
+async function genesisAddresses(rpc: Rpc): Promise<Address[]> {
+  try {
+    return await rpc.request<Address[]>("eth_accounts", []);
+  } catch {
+    return [];
+  }
+}
+
+const uniqueLower = (xs: readonly string[]) => [...new Set(xs.map((x) => x.toLowerCase() as Address))];
+
+export async function fetchBalances(rpc: Rpc, number: number, caps: NodeCapabilities): Promise<BalanceFetch> {
+  const q = toQuantity(number);
+  if (caps.prestateDiff) {
+    const [header, traces, accounts] = await Promise.all([
+      rpc.request<RpcBlock | null>("eth_getBlockByNumber", [q, false]),
+      rpc.request<PrestateDiffTrace[]>("debug_traceBlockByNumber", [q, PRESTATE_DIFF]),
+      number === 0 ? genesisAddresses(rpc) : [],
+    ]);
+    if (!header) throw new BlockNotFoundError(number);
+    // Header and traces were requested by number: both must describe the same version of the block.
+    const txs = header.transactions as unknown as Hash[];
+    if (traces.length !== txs.length || traces.some((t, i) => t.txHash && t.txHash !== txs[i])) {
+      throw new InconsistentBlockError(`Block ${number} changed while its balance traces were fetched.`);
+    }
+    const credited = uniqueLower([
+      header.miner,
+      ...(header.withdrawals ?? []).map((w) => w.address),
+      ...accounts,
+    ]);
+    return {
+      hash: header.hash,
+      traces,
+      touched: null,
+      read: await readBalances(rpc, header, credited, !paysNoBlockReward(header), withdrawalCredits(header)),
+    };
+  }
+  // No prestate diffs: find the touched addresses from the block itself, then read every one of them.
+  const [fetched, accounts] = await Promise.all([
+    fetchBlock(rpc, number, caps),
+    number === 0 ? genesisAddresses(rpc) : [],
+  ]);
+  const touched = touchedByTransactions(fetched);
+  const addresses = uniqueLower([...creditedOutsideTransactions(fetched), ...touched.keys(), ...accounts]);
+  return {
+    hash: fetched.block.hash,
+    traces: null,
+    touched: [...touched],
+    // Without traces the end of the block can only be read.
+    read: await readBalances(rpc, fetched.block, addresses, true),
+  };
+}

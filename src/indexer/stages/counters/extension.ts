@@ -1,0 +1,61 @@
+import type { Queryable } from "../../../db/db.js";
+import type { IndexerExtension } from "../../pipeline/extension.js";
+import { ADD_ADDRESS_FACTS, DELETE_ADDRESSES, SUBTRACT_ADDRESS_FACTS, UPSERT_CHAIN_COUNTERS } from "./sql.js";
+
+/** Above any block number: the open end of a reorg's range. */
+const END = Number.MAX_SAFE_INTEGER;
+
+async function addRange(tx: Queryable, from: number, to: number): Promise<void> {
+  await tx.query(ADD_ADDRESS_FACTS, [from - 1, to, 1]);
+  await tx.query(UPSERT_CHAIN_COUNTERS, [from - 1, to, 1]);
+}
+
+async function subtractAbove(tx: Queryable, ancestor: number): Promise<void> {
+  const rows = await tx.query<{ address: Uint8Array; empty: boolean }>(SUBTRACT_ADDRESS_FACTS, [
+    ancestor,
+    END,
+    -1,
+  ]);
+  // An address whose every counter came from the reverted blocks has no row in a clean index either.
+  const empty = rows.filter((r) => r.empty).map((r) => r.address);
+  if (empty.length) await tx.query("delete from address_counters where address = any($1::bytea[])", [empty]);
+  await tx.query(DELETE_ADDRESSES, [ancestor]);
+  await tx.query(UPSERT_CHAIN_COUNTERS, [ancestor, END, -1]);
+}
+
+/**
+ * A database indexed before the counters existed has blocks but no chain counters: count what is there once, with
+ * the same statements, before the first change (rows of other parts that were not indexed then, such as internal
+ * transactions, are not there to count; their blocks say so).
+ */
+async function backfillOnce(tx: Queryable, upTo: number): Promise<void> {
+  const [r] = await tx.query<{ pending: boolean }>(
+    `select not exists (select 1 from chain_counters) and exists (select 1 from blocks where number <= $1) as pending`,
+    [upTo],
+  );
+  if (r?.pending) await addRange(tx, -END, upTo);
+}
+
+/**
+ * Per-address counters (`address_counters`), first sightings (`addresses`) and chain-wide counters
+ * (`chain_counters`), kept incrementally so no page counts rows. It reads the rows the other parts wrote for the
+ * batch, so it is listed after them; the runtime reverts extensions in reverse order before the core rows, so
+ * its revert still sees the rows it subtracts.
+ */
+export function countersExtension(): IndexerExtension {
+  // The backfill check is two index probes per batch; caching it in memory would go wrong when the transaction
+  // that did the backfill rolls back.
+  return {
+    name: "counters",
+    async write(tx, batch) {
+      if (!batch.length) return;
+      const from = Number(batch[0]!.block.number);
+      await backfillOnce(tx, from - 1);
+      await addRange(tx, from, Number(batch[batch.length - 1]!.block.number));
+    },
+    async revert(tx, ancestor) {
+      await backfillOnce(tx, END);
+      await subtractAbove(tx, ancestor);
+    },
+  };
+}

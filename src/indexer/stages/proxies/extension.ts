@@ -1,0 +1,59 @@
+import type { Address } from "viem";
+import type { Rpc } from "../../../chain/rpc.js";
+import type { FetchedBlock } from "../../../chain/types.js";
+import { toBytea } from "../../../db/bytes.js";
+import type { Queryable } from "../../../db/db.js";
+import type { IndexerExtension } from "../../pipeline/extension.js";
+import { detectProxy, UPGRADED_TOPIC } from "./detect.js";
+
+/** Contracts whose implementation may have changed in a batch: created by a transaction, or emitting Upgraded. Pure. */
+export function proxyCandidates(
+  batch: readonly FetchedBlock[],
+): Array<{ address: Address; blockNumber: number }> {
+  const out = new Map<Address, number>();
+  for (const b of batch) {
+    const n = Number(b.block.number);
+    for (const r of b.receipts) {
+      if (r.contractAddress && (r.status === undefined || r.status === "0x1"))
+        out.set(r.contractAddress.toLowerCase() as Address, n);
+      for (const l of r.logs)
+        if (l.topics[0] === UPGRADED_TOPIC) out.set(l.address.toLowerCase() as Address, n);
+    }
+  }
+  return [...out].map(([address, blockNumber]) => ({ address, blockNumber }));
+}
+
+/**
+ * Proxy detection at indexing time (not lazily at request time): the HTTP side has no node access, and reading
+ * the slots at the block of the creation or of the Upgraded event gives a history that a reorg can cut back.
+ * Only creations and Upgraded events cost calls, so the block pipeline pays for it rarely.
+ */
+export function createProxiesExtension(): IndexerExtension {
+  return {
+    name: "proxies",
+    async write(tx: Queryable, batch, ctx: { rpc: Rpc }) {
+      const candidates = proxyCandidates(batch);
+      if (!candidates.length) return;
+      const found = await Promise.all(candidates.map((c) => detectProxy(ctx.rpc, c.address, c.blockNumber)));
+      const rows = candidates
+        .map((c, i) => ({ ...c, info: found[i] }))
+        // A creation that is no proxy needs no row; an Upgraded event is recorded even if the slot reads empty.
+        .filter((r) => r.info);
+      if (!rows.length) return;
+      await tx.query(
+        `insert into address_proxies (address, block_number, proxy_type, implementation)
+         select * from unnest($1::bytea[], $2::int8[], $3::text[], $4::bytea[])
+         on conflict (address, block_number) do update set proxy_type = excluded.proxy_type, implementation = excluded.implementation`,
+        [
+          rows.map((r) => toBytea(r.address)),
+          rows.map((r) => r.blockNumber),
+          rows.map((r) => r.info!.proxyType),
+          rows.map((r) => toBytea(r.info!.implementation)),
+        ],
+      );
+    },
+    async revert(tx, ancestor) {
+      await tx.query("delete from address_proxies where block_number > $1", [ancestor]);
+    },
+  };
+}

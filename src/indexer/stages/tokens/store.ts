@@ -1,0 +1,241 @@
+import type { Address } from "viem";
+import { fromBytea, toBytea } from "../../../db/bytes.js";
+import type { Queryable } from "../../../db/db.js";
+import { addCounterDeltas, counterDeltas, probeHolders, syncHoldersCount, touchedPairs } from "./counters.js";
+import type { TokenType } from "./decode.js";
+import {
+  type FungibleDelta,
+  type HoldingChanges,
+  holdingChanges,
+  type OwnerKey,
+  type TokenRows,
+  type TransferRow,
+} from "./derive.js";
+
+const PRIORITY_SQL = `array['ERC-20','ERC-721','ERC-1155','ERC-404']`;
+
+/** Writes a batch's transfers, tokens, instances and the holdings they change (inside the batch transaction). */
+export async function writeTokenRows(tx: Queryable, rows: TokenRows): Promise<void> {
+  const { transfers, tokens } = rows;
+  if (transfers.length === 0) return;
+  await insertTransfers(tx, transfers);
+  await tx.query(
+    `insert into tokens (address, type, first_block, supply_stale)
+     select * from unnest($1::bytea[], $2::text[], $3::int8[], $4::bool[])
+     on conflict (address) do update set
+       type = case when array_position(${PRIORITY_SQL}, excluded.type) > array_position(${PRIORITY_SQL}, tokens.type)
+                   then excluded.type else tokens.type end,
+       supply_stale = tokens.supply_stale or excluded.supply_stale`,
+    [
+      tokens.map((t) => toBytea(t.address)),
+      tokens.map((t) => t.type),
+      tokens.map((t) => t.firstBlock),
+      tokens.map((t) => t.mintedOrBurned),
+    ],
+  );
+  const nft = transfers.filter((t) => t.tokenId !== null);
+  if (nft.length) {
+    await tx.query(
+      `insert into token_instances (token_address, token_id, token_type, first_block)
+       select distinct on (a, i) a, i, k, b from unnest($1::bytea[], $2::numeric[], $3::text[], $4::int8[]) as x(a, i, k, b)
+       order by a, i, b
+       on conflict (token_address, token_id) do nothing`,
+      [
+        nft.map((t) => toBytea(t.token)),
+        nft.map((t) => t.tokenId!.toString()),
+        nft.map((t) => t.kind),
+        nft.map((t) => t.blockNumber),
+      ],
+    );
+  }
+  // Holder counts move by the pairs that start or stop holding: probed before and after, never recounted.
+  const pairs = touchedPairs(transfers);
+  const before = await probeHolders(tx, pairs);
+  await applyChanges(tx, holdingChanges(transfers));
+  await addCounterDeltas(tx, counterDeltas(pairs, before, await probeHolders(tx, pairs), transfers, 1));
+}
+
+async function insertTransfers(tx: Queryable, t: readonly TransferRow[]) {
+  await tx.query(
+    `insert into token_transfers (block_number, log_index, batch_index, transaction_hash, token_address, kind,
+       from_address, to_address, token_id, amount)
+     select * from unnest($1::int8[], $2::int4[], $3::int4[], $4::bytea[], $5::bytea[], $6::text[], $7::bytea[],
+       $8::bytea[], $9::numeric[], $10::numeric[])`,
+    [
+      t.map((r) => r.blockNumber),
+      t.map((r) => r.logIndex),
+      t.map((r) => r.batchIndex),
+      t.map((r) => toBytea(r.transactionHash)),
+      t.map((r) => toBytea(r.token)),
+      t.map((r) => r.kind),
+      t.map((r) => toBytea(r.from)),
+      t.map((r) => toBytea(r.to)),
+      t.map((r) => (r.tokenId === null ? null : r.tokenId.toString())),
+      t.map((r) => r.amount.toString()),
+    ],
+  );
+}
+
+/** Adds per-id and fungible deltas, sets ERC-721 owners; rows that reach zero are removed. */
+async function applyChanges(tx: Queryable, c: HoldingChanges): Promise<void> {
+  if (c.holdings.length) {
+    const h = c.holdings;
+    const params = [
+      h.map((d) => toBytea(d.holder)),
+      h.map((d) => d.tokenType),
+      h.map((d) => toBytea(d.token)),
+      h.map((d) => d.tokenId.toString()),
+      h.map((d) => d.delta.toString()),
+    ];
+    await tx.query(
+      `insert into token_holdings (holder, token_type, token_address, token_id, value)
+       select * from unnest($1::bytea[], $2::text[], $3::bytea[], $4::numeric[], $5::numeric[])
+       on conflict (holder, token_type, token_address, token_id) do update set value = token_holdings.value + excluded.value`,
+      params,
+    );
+    await tx.query(
+      `delete from token_holdings h using unnest($1::bytea[], $2::text[], $3::bytea[], $4::numeric[]) as u(o, k, a, i)
+       where h.holder = u.o and h.token_type = u.k and h.token_address = u.a and h.token_id = u.i and h.value = 0`,
+      params.slice(0, 4),
+    );
+  }
+  await addBalances(tx, "token_fungible_balances", c.fungible);
+  await addBalances(tx, "token_erc721_balances", c.erc721Counts ?? []);
+  if (c.owners.length) await setOwners(tx, c.owners);
+}
+
+/** Adds per-holder deltas to a (holder, token_address, value) table; rows that reach zero are removed. */
+async function addBalances(
+  tx: Queryable,
+  table: "token_fungible_balances" | "token_erc721_balances",
+  f: FungibleDelta[],
+) {
+  if (!f.length) return;
+  await tx.query(
+    `insert into ${table} (holder, token_address, value)
+     select * from unnest($1::bytea[], $2::bytea[], $3::numeric[])
+     on conflict (holder, token_address) do update set value = ${table}.value + excluded.value`,
+    [f.map((d) => toBytea(d.holder)), f.map((d) => toBytea(d.token)), f.map((d) => d.delta.toString())],
+  );
+  await tx.query(
+    `delete from ${table} b using unnest($1::bytea[], $2::bytea[]) as u(o, a)
+     where b.holder = u.o and b.token_address = u.a and b.value = 0`,
+    [f.map((d) => toBytea(d.holder)), f.map((d) => toBytea(d.token))],
+  );
+}
+
+async function setOwners(tx: Queryable, owners: Array<OwnerKey & { owner: Address | null }>) {
+  await tx.query(
+    `delete from token_holdings h using unnest($1::bytea[], $2::numeric[]) as u(a, i)
+     where h.token_address = u.a and h.token_id = u.i and h.token_type = 'ERC-721'`,
+    [owners.map((o) => toBytea(o.token)), owners.map((o) => o.tokenId.toString())],
+  );
+  const held = owners.filter((o) => o.owner !== null);
+  if (held.length) {
+    await tx.query(
+      `insert into token_holdings (holder, token_type, token_address, token_id, value)
+       select o, 'ERC-721', a, i, 1 from unnest($1::bytea[], $2::bytea[], $3::numeric[]) as u(o, a, i)`,
+      [
+        held.map((o) => toBytea(o.owner!)),
+        held.map((o) => toBytea(o.token)),
+        held.map((o) => o.tokenId.toString()),
+      ],
+    );
+  }
+}
+
+type TransferDbRow = {
+  block_number: number;
+  log_index: number;
+  batch_index: number;
+  transaction_hash: Uint8Array;
+  token_address: Uint8Array;
+  kind: TokenType;
+  from_address: Uint8Array;
+  to_address: Uint8Array;
+  token_id: string | null;
+  amount: string;
+};
+
+/**
+ * Undoes everything above `ancestor`: per-id and fungible balances get the inverse deltas of the removed transfers
+ * (exact, since addition is), ERC-721 owners are recomputed from the newest remaining transfer of each id, and token
+ * types, instances and holder counts follow.
+ */
+export async function revertTokenRows(tx: Queryable, ancestor: number): Promise<void> {
+  const removed = (
+    await tx.query<TransferDbRow>("delete from token_transfers where block_number > $1 returning *", [
+      ancestor,
+    ])
+  ).map(
+    (r): TransferRow => ({
+      blockNumber: r.block_number,
+      logIndex: r.log_index,
+      batchIndex: r.batch_index,
+      transactionHash: fromBytea(r.transaction_hash),
+      token: fromBytea(r.token_address),
+      kind: r.kind,
+      from: fromBytea(r.from_address),
+      to: fromBytea(r.to_address),
+      tokenId: r.token_id === null ? null : BigInt(r.token_id),
+      amount: BigInt(r.amount),
+    }),
+  );
+  await tx.query("delete from address_proxies where block_number > $1", [ancestor]);
+  if (removed.length === 0) return;
+  removed.sort(
+    (a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex || a.batchIndex - b.batchIndex,
+  );
+  const inverse = holdingChanges(removed, -1n);
+  const keys = inverse.owners;
+  // ERC-721 owners after the reorg: the receiver of each id's newest remaining transfer (none when burned).
+  const restored = keys.length
+    ? (
+        await tx.query<{ holder: Uint8Array; a: Uint8Array; i: string }>(
+          `select last.to_address as holder, u.a, u.i::text as i
+           from unnest($1::bytea[], $2::numeric[]) as u(a, i)
+           cross join lateral (
+             select to_address from token_transfers t
+             where t.token_address = u.a and t.token_id = u.i and t.kind = 'ERC-721'
+             order by block_number desc, log_index desc, batch_index desc limit 1) last
+           where last.to_address <> '\\x0000000000000000000000000000000000000000'::bytea`,
+          [keys.map((o) => toBytea(o.token)), keys.map((o) => o.tokenId.toString())],
+        )
+      ).map((r) => ({ holder: fromBytea(r.holder), token: fromBytea(r.a), tokenId: r.i }))
+    : [];
+  const pairs = touchedPairs(removed, restored);
+  const before = await probeHolders(tx, pairs);
+  await applyChanges(tx, { ...inverse, owners: [] });
+  if (keys.length) {
+    await tx.query(
+      `delete from token_holdings h using unnest($1::bytea[], $2::numeric[]) as u(a, i)
+       where h.token_address = u.a and h.token_id = u.i and h.token_type = 'ERC-721'`,
+      [keys.map((o) => toBytea(o.token)), keys.map((o) => o.tokenId.toString())],
+    );
+  }
+  if (restored.length) {
+    await tx.query(
+      `insert into token_holdings (holder, token_type, token_address, token_id, value)
+       select o, 'ERC-721', a, i, 1 from unnest($1::bytea[], $2::bytea[], $3::numeric[]) as u(o, a, i)`,
+      [
+        restored.map((r) => toBytea(r.holder)),
+        restored.map((r) => toBytea(r.token)),
+        restored.map((r) => r.tokenId),
+      ],
+    );
+  }
+  await addCounterDeltas(tx, counterDeltas(pairs, before, await probeHolders(tx, pairs), removed, -1));
+  await tx.query("delete from token_instances where first_block > $1", [ancestor]);
+  await tx.query("delete from tokens where first_block > $1", [ancestor]);
+  const touched = [...new Set(removed.map((r) => r.token))];
+  // A type raised by a reverted event falls back to the highest kind still on record.
+  await tx.query(
+    `update tokens t set supply_stale = true, type = coalesce((
+        select k from unnest(${PRIORITY_SQL}) with ordinality as p(k, n)
+        where exists (select 1 from token_transfers x where x.token_address = t.address and x.kind = p.k)
+        order by n desc limit 1), t.type)
+     where t.address = any($1::bytea[])`,
+    [touched.map(toBytea)],
+  );
+  await syncHoldersCount(tx, touched);
+}
