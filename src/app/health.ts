@@ -1,5 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import type { FastifyPluginAsync } from "fastify";
+import { indexedRange } from "../chain-store/checkpoint.js";
 import type { Db } from "../db/db.js";
 import type { Progress } from "../indexer/pipeline/progress.js";
 
@@ -80,14 +81,9 @@ export const healthRoutes: FastifyPluginAsync<{ db: Db; sources: HealthSources }
       // The height comes from the database, so every role (serve too) reports what is really indexed.
       let stored: { chain_id: number; last_block: number | null } | undefined;
       const writable = sources.writable?.() ?? true;
-      const database: HealthResponse["database"] = await timeout(
-        db.query<{ chain_id: number; last_block: number | null }>(
-          "select chain_id, last_block from indexer_state where id = 1",
-        ),
-        2000,
-      )
-        .then(([row]) => {
-          stored = row;
+      const database: HealthResponse["database"] = await timeout(indexedRange(db), 2000)
+        .then((row) => {
+          stored = row ? { chain_id: row.chainId, last_block: row.lastBlock } : undefined;
           return { ok: true, writable, latency_ms: Math.round(performance.now() - t0) };
         })
         .catch((e: Error) => ({

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Anvil } from "../chain/anvil.js";
 import type { Rpc } from "../chain/rpc.js";
+import { indexedRange } from "../chain-store/checkpoint.js";
 import { loadChainsConfig } from "../config/chains.js";
 import type { Config } from "../config/config.js";
 import type { Db } from "../db/db.js";
@@ -85,10 +86,7 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
     });
     cleanups.push(() => dbs.close());
     const { db } = dbs;
-    metrics.sources.height = async () =>
-      (
-        await dbs.readDb.query<{ h: number | null }>("select last_block as h from indexer_state where id = 1")
-      )[0]?.h ?? null;
+    metrics.sources.height = async () => (await indexedRange(dbs.readDb))?.lastBlock ?? null;
     const mustWrite = mode.indexer || role === "work";
     if (!dbs.writability.writable) {
       if (mustWrite)

@@ -71,3 +71,28 @@ export async function storedHashes(db: Queryable, from: number, to: number): Pro
   );
   return new Map(rows.map((r) => [r.number, fromByteaOrNull(r.hash)!]));
 }
+
+/** The indexed chain's id as a scalar subquery, for statements that join the verified store to the index. */
+export const INDEXED_CHAIN_ID_SQL = "(select chain_id from indexer_state where id = 1)";
+
+/** The id of the chain this database indexes, or null before the indexer's first write. */
+export async function indexedChainId(db: Queryable): Promise<number | null> {
+  const [r] = await db.query<{ chain_id: number }>("select chain_id from indexer_state where id = 1");
+  return r ? Number(r.chain_id) : null;
+}
+
+/** The indexed range: the first block and the last committed one (null before the first batch). */
+export async function indexedRange(
+  db: Queryable,
+): Promise<{ chainId: number; startBlock: number; lastBlock: number | null } | null> {
+  const [r] = await db.query<{ chain_id: number; start_block: number; last_block: number | null }>(
+    "select chain_id, start_block, last_block from indexer_state where id = 1",
+  );
+  return r
+    ? {
+        chainId: Number(r.chain_id),
+        startBlock: Number(r.start_block),
+        lastBlock: r.last_block === null ? null : Number(r.last_block),
+      }
+    : null;
+}

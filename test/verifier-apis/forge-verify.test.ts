@@ -31,7 +31,7 @@ library MathLib {
   "src/Vault.sol": `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
 
-import {MathLib} from "../MathLib.sol";
+import {MathLib} from "./MathLib.sol";
 
 contract Vault {
     string public label;

@@ -29,7 +29,7 @@ abstract contract Owned {
   "contracts/Vault.sol": `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
 
-import {Owned} from "../Owned.sol";
+import {Owned} from "./Owned.sol";
 
 contract Vault is Owned {
     string public label;

@@ -12,7 +12,7 @@ library MathLib {
 `,
   "src/Vault.sol": `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.0;
-import {MathLib} from "../MathLib.sol";
+import {MathLib} from "./MathLib.sol";
 contract Vault {
     string public label;
     uint256 public limit;

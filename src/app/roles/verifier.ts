@@ -1,4 +1,5 @@
 import type { Rpc } from "../../chain/rpc.js";
+import { indexedChainId } from "../../chain-store/checkpoint.js";
 import { type ChainConfig, withIndexedChain } from "../../config/chains.js";
 import type { Config } from "../../config/config.js";
 import type { Db } from "../../db/db.js";
@@ -56,8 +57,7 @@ export async function startVerifier(o: {
   const chains = new Map<string, VerifierChain>();
   let indexedId: number | null = null;
   const refresh = async () => {
-    const [row] = await db.query<{ chain_id: number }>("select chain_id from indexer_state where id = 1");
-    const id = row?.chain_id ?? null;
+    const id = await indexedChainId(db);
     if (id === indexedId && chains.size > 0) return;
     const known = indexedId;
     indexedId = id;

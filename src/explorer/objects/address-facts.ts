@@ -1,4 +1,5 @@
 import type { Address } from "viem";
+import { INDEXED_CHAIN_ID_SQL } from "../../chain-store/checkpoint.js";
 import { fromBytea, toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import { type AddressFacts, type AddressObject, addressView, unknownAddressFacts } from "./address-view.js";
@@ -176,7 +177,7 @@ export async function addressObjectsFromFacts(
 /** The name of the contract at `address` verified on the indexed chain (primary-key probes), as a scalar subquery. */
 function verifiedName(address: string): string {
   return `(select c.contract_name from verified_contracts v join verified_compilations c on c.id = v.compilation_id
-    where v.chain_id = (select chain_id from indexer_state where id = 1) and v.address = ${address})`;
+    where v.chain_id = ${INDEXED_CHAIN_ID_SQL} and v.address = ${address})`;
 }
 
 export type AddressFactColumns = {

@@ -1,4 +1,5 @@
 import type { Address, Hex } from "viem";
+import { INDEXED_CHAIN_ID_SQL } from "../../chain-store/checkpoint.js";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 
@@ -87,7 +88,7 @@ export async function contractsByName(
   return db.query<ContractHit>(
     `select v.address, c.contract_name as name from verified_contracts v
        join verified_compilations c on c.id = v.compilation_id
-     where v.chain_id = (select chain_id from indexer_state where id = 1)
+     where v.chain_id = ${INDEXED_CHAIN_ID_SQL}
        and to_tsvector('english', c.contract_name) @@ to_tsquery('english', $1)
        and ($3::text is null or (c.contract_name, v.address) > ($3, $4))
      order by c.contract_name, v.address limit $2`,

@@ -1,4 +1,5 @@
 import type { Hex } from "viem";
+import { indexedRange } from "../../chain-store/checkpoint.js";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 
@@ -176,6 +177,5 @@ export function holderTransfersSince(
 
 /** The first block the indexer indexed (its balances history starts there); null before it started. */
 export async function indexStartBlock(db: Queryable): Promise<number | null> {
-  const [r] = await db.query<{ start_block: number }>("select start_block from indexer_state where id = 1");
-  return r ? Number(r.start_block) : null;
+  return (await indexedRange(db))?.startBlock ?? null;
 }

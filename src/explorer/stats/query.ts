@@ -1,3 +1,4 @@
+import { indexedRange as rangeOfIndex } from "../../chain-store/checkpoint.js";
 import type { Queryable } from "../../db/db.js";
 
 /** Chain-wide counters kept by the indexer (chain_counters), by name; absent names are missing from the map. */
@@ -10,10 +11,8 @@ export async function chainCounters(db: Queryable): Promise<Map<string, string>>
 
 /** First and last indexed block: the index is contiguous from the start block, so this is its size in O(1). */
 export async function indexedRange(db: Queryable): Promise<{ start: number; last: number | null } | null> {
-  const rows = await db.query<{ start_block: number; last_block: number | null }>(
-    "select start_block, last_block from indexer_state where id = 1",
-  );
-  return rows[0] ? { start: rows[0].start_block, last: rows[0].last_block } : null;
+  const r = await rangeOfIndex(db);
+  return r && { start: r.startBlock, last: r.lastBlock };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Address, Hex } from "viem";
+import { indexedChainId as chainIdOfIndex, INDEXED_CHAIN_ID_SQL } from "../../chain-store/checkpoint.js";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import { type AddressFactColumns, addressFactsJoin } from "../objects/address-facts.js";
@@ -71,7 +72,7 @@ const BLOCK_TIME_MS = `(select case when count(*) < 2 then 0
  */
 export function calleeVerified(callee: string, impl: string): string {
   return `(${callee} is not null and exists (select 1 from verified_contracts v
-    where v.chain_id = (select chain_id from indexer_state where id = 1) and (v.address = ${callee} or v.address = ${impl})))`;
+    where v.chain_id = ${INDEXED_CHAIN_ID_SQL} and (v.address = ${callee} or v.address = ${impl})))`;
 }
 
 const COLUMNS = `t.hash, t.block_number, t.index, t.from_address, t.to_address, t.value::text as value, t.nonce,
@@ -213,6 +214,6 @@ export async function averageBlockTimeMs(db: Queryable): Promise<number> {
 
 /** The chain id of the index, for the verified-contract store's lookups. */
 export async function indexedChainId(db: Queryable): Promise<string | null> {
-  const rows = await db.query<{ chain_id: number }>("select chain_id from indexer_state where id = 1");
-  return rows[0] ? String(rows[0].chain_id) : null;
+  const id = await chainIdOfIndex(db);
+  return id === null ? null : String(id);
 }

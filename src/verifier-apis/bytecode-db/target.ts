@@ -1,6 +1,6 @@
 import type { Static } from "@sinclair/typebox";
+import { newestCreation } from "../../chain-store/creations.js";
 import type { ChainConfig } from "../../config/chains.js";
-import { fromBytea, toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import { InvalidInputError } from "../../errors/base.js";
 import type { Hex } from "../../verifier/matching/index.js";
@@ -25,14 +25,6 @@ export function chainIdFor(chains: readonly ChainConfig[], requested: string | n
   return c.id;
 }
 
-type CreationRow = {
-  transaction_hash: Uint8Array;
-  creator: Uint8Array;
-  block_number: string | number;
-  init_code: Uint8Array;
-  runtime_code: Uint8Array | null;
-};
-
 /**
  * The explorer's metadata, as facts the verifier may use without asking the node, when our own index confirms
  * them: the newest creation of the address has the same runtime code (and init code, when sent). Unconfirmed
@@ -45,21 +37,17 @@ async function confirmedByIndex(
   creationCode: Hex | null,
 ): Promise<OnchainFacts | undefined> {
   if (!runtimeCode) return undefined;
-  const [row] = await db.query<CreationRow>(
-    `select transaction_hash, creator, block_number, init_code, runtime_code from contract_creations
-     where address = $1 order by block_number desc, transaction_index desc, creation_index desc limit 1`,
-    [toBytea(address)],
-  );
-  if (!row?.runtime_code || fromBytea(row.runtime_code) !== runtimeCode) return undefined;
-  const init = fromBytea(row.init_code);
+  const c = await newestCreation(db, address);
+  if (!c?.runtimeCode || c.runtimeCode !== runtimeCode) return undefined;
+  const init = c.initCode;
   if (creationCode && creationCode !== init) return undefined;
   return {
     status: "valid",
     runtimeCode,
     creation: {
-      transactionHash: fromBytea(row.transaction_hash),
-      creator: fromBytea(row.creator),
-      blockNumber: Number(row.block_number),
+      transactionHash: c.transactionHash,
+      creator: c.creator,
+      blockNumber: c.blockNumber,
       creationInput: init,
     },
   };

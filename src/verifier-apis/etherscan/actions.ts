@@ -1,4 +1,4 @@
-import { fromBytea, toBytea } from "../../db/bytes.js";
+import { newestCreations } from "../../chain-store/creations.js";
 import { checkRequestLimits } from "../../verifier/service/index.js";
 import { getVerifiedContract } from "../../verifier/store/index.js";
 import { chainFor, type VerificationApiDeps } from "./deps.js";
@@ -70,13 +70,6 @@ export async function getSourceCode(deps: VerificationApiDeps, p: Params): Promi
   return ok([stored ? sourceCodeItem(stored) : unverifiedSourceItem()]);
 }
 
-type CreationRow = {
-  address: Uint8Array;
-  creator: Uint8Array;
-  transaction_hash: Uint8Array;
-  block_number: number;
-};
-
 /**
  * `getcontractcreation` for up to 5 addresses (Etherscan's limit), from our index of the indexed chain (forge's
  * `--guess-constructor-args` reads it). The newest creation wins for a re-created CREATE2 address.
@@ -91,14 +84,8 @@ export async function getContractCreation(deps: VerificationApiDeps, p: Params):
   const addresses = list.map((a) => parseAddress(a, "contractaddresses"));
   const chain = chainFor(deps, p.get("chainid"));
   if (!chain.config.indexed) return notOk(TEXT.noData, "No data found");
-  const rows = await deps.db.query<CreationRow>(
-    `select distinct on (address) address, creator, transaction_hash, block_number from contract_creations
-     where address = any($1::bytea[])
-     order by address, block_number desc, transaction_index desc, creation_index desc`,
-    [addresses.map(toBytea)],
-  );
-  if (rows.length === 0) return notOk(TEXT.noData, "No data found");
-  const byAddress = new Map<string, CreationRow>(rows.map((r) => [fromBytea(r.address), r]));
+  const byAddress = await newestCreations(deps.db, addresses);
+  if (byAddress.size === 0) return notOk(TEXT.noData, "No data found");
   return ok(
     addresses
       .filter((a) => byAddress.has(a))
@@ -106,9 +93,9 @@ export async function getContractCreation(deps: VerificationApiDeps, p: Params):
         const r = byAddress.get(a)!;
         return {
           contractAddress: a,
-          contractCreator: fromBytea(r.creator),
-          txHash: fromBytea(r.transaction_hash),
-          blockNumber: String(r.block_number),
+          contractCreator: r.creator,
+          txHash: r.transactionHash,
+          blockNumber: String(r.blockNumber),
         };
       }),
   );

@@ -227,7 +227,7 @@ describe("installed solc-js versions", () => {
         { "C.sol": { content: `${pragma} import "../../../../etc/passwd"; contract C {}` } },
         { "C.sol": { content: `${pragma} import "/etc/passwd"; contract C {}` } },
         { "C.sol": { content: `${pragma} import {X} from "file:///etc/passwd"; contract C {}` } },
-        { "sub/C.sol": { content: `${pragma} import "../../../../../etc/passwd"; contract C {}` } },
+        { "sub/C.sol": { content: `${pragma} import "./../../../../../etc/passwd"; contract C {}` } },
       ];
       for (const sources of attempts) {
         const out = await compilers.compile({

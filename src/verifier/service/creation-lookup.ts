@@ -1,3 +1,4 @@
+import { indexedRange } from "../../chain-store/checkpoint.js";
 import { fromBytea, toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import type { VerifierChain } from "../chain-clients.js";
@@ -208,13 +209,10 @@ async function waitForIndex(
   const head = Number(await chain.rpc.request<Hex>("eth_blockNumber", []));
   const deadline = Date.now() + o.indexWaitMs;
   for (;;) {
-    const [state] = await db.query<{ last_block: string | number | null }>(
-      "select last_block from indexer_state where id = 1",
-    );
+    const state = await indexedRange(db);
     const found = await indexedCreation(db, address);
     if (found) return found;
-    if (state?.last_block !== null && state?.last_block !== undefined && Number(state.last_block) >= head)
-      return null;
+    if (state?.lastBlock != null && state.lastBlock >= head) return null;
     if (Date.now() >= deadline) return null;
     await new Promise((r) => setTimeout(r, Math.min(o.pollMs ?? 100, Math.max(1, deadline - Date.now()))));
   }

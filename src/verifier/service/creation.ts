@@ -1,5 +1,5 @@
 import type { Rpc } from "../../chain/rpc.js";
-import { fromBytea, toBytea } from "../../db/bytes.js";
+import { newestCreation } from "../../chain-store/creations.js";
 import type { Queryable } from "../../db/db.js";
 import type { Hex } from "../matching/index.js";
 
@@ -17,26 +17,15 @@ export type CreationFacts = {
 /** What the creation lookups need of an RPC client. */
 export type RpcLike = Pick<Rpc, "request">;
 
-type CreationRow = {
-  transaction_hash: Uint8Array;
-  creator: Uint8Array;
-  block_number: number;
-  init_code: Uint8Array;
-};
-
 /** The newest creation of `address` in our own index (a re-created CREATE2 address has several). */
 export async function indexedCreation(db: Queryable, address: string): Promise<CreationFacts | null> {
-  const [row] = await db.query<CreationRow>(
-    `select transaction_hash, creator, block_number, init_code from contract_creations
-     where address = $1 order by block_number desc, transaction_index desc, creation_index desc limit 1`,
-    [toBytea(address)],
-  );
-  if (!row) return null;
+  const c = await newestCreation(db, address);
+  if (!c) return null;
   return {
-    transactionHash: fromBytea(row.transaction_hash),
-    creator: fromBytea(row.creator),
-    blockNumber: Number(row.block_number),
-    creationInput: fromBytea(row.init_code),
+    transactionHash: c.transactionHash,
+    creator: c.creator,
+    blockNumber: c.blockNumber,
+    creationInput: c.initCode,
   };
 }
 

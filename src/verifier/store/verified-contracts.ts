@@ -1,4 +1,5 @@
 import type { Address } from "viem";
+import { INDEXED_CHAIN_ID_SQL } from "../../chain-store/checkpoint.js";
 import { fromBytea, fromByteaOrNull, toBytea, toByteaOrNull } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import type { CompiledContract, Hex, Language, MatchType } from "../matching/index.js";
@@ -405,7 +406,7 @@ export function createVerifiedContractLookup(
   const lookup = async (addresses: readonly Address[]) => {
     const out = new Map<Address, { name: string }>();
     if (addresses.length === 0) return out;
-    const chain = chainId === undefined ? "(select chain_id from indexer_state where id = 1)" : "$2";
+    const chain = chainId === undefined ? INDEXED_CHAIN_ID_SQL : "$2";
     const rows = await db.query<{ address: Uint8Array; contract_name: string }>(
       `select v.address, c.contract_name from verified_contracts v
          join verified_compilations c on c.id = v.compilation_id

@@ -1,3 +1,4 @@
+import { indexedChainId } from "../../../chain-store/checkpoint.js";
 import { fromBytea } from "../../../db/bytes.js";
 import type { Queryable } from "../../../db/db.js";
 import type { Hex } from "../../../verifier/matching/index.js";
@@ -17,10 +18,7 @@ type CreationRow = {
  * revert with the blocks that created the contracts.
  */
 export function automaticVerificationExtension(): IndexerExtension {
-  const chainIdOf = async (tx: Queryable) =>
-    String(
-      (await tx.query<{ chain_id: number }>("select chain_id from indexer_state where id = 1"))[0]?.chain_id,
-    );
+  const chainIdOf = async (tx: Queryable) => String(await indexedChainId(tx));
   return {
     name: "verified-contracts",
     async write(tx, batch, ctx) {
