@@ -6,9 +6,11 @@ import { loadChainsConfig } from "../config/chains.js";
 import type { Config } from "../config/config.js";
 import type { Db } from "../db/db.js";
 import { LookoutError } from "../errors/base.js";
+import { EventBus } from "../events/bus.js";
+import type { TokenChange } from "../events/facts.js";
 import { loadPublicTags } from "../explorer/objects/tags.js";
 import type { Indexer } from "../indexer/pipeline/runtime.js";
-import { startLiveUpdates } from "../live/index.js";
+import { type LiveUpdates, startLiveUpdates } from "../live/index.js";
 import { verificationResultOf } from "../live/verification-result.js";
 import { createMetrics, type Metrics } from "../metrics/registry.js";
 import type { Logger } from "../util/logger.js";
@@ -18,11 +20,11 @@ import { createVerifiedContractLookup } from "../verifier/store/index.js";
 import type { HealthSources } from "./health.js";
 import type { App } from "./http-app.js";
 import { startChain } from "./roles/chain.js";
-import { openDatabases } from "./roles/database.js";
+import { type Databases, openDatabases } from "./roles/database.js";
 import { rpcHead, startApiHttp, startOpsHttp } from "./roles/http.js";
 import { type IndexerPart, startIndexer } from "./roles/indexer.js";
-import { startTokenWork } from "./roles/token-work.js";
-import { startVerifier, type VerifierPart } from "./roles/verifier.js";
+import { startTokenWork, startTokenWorkBesideIndexer } from "./roles/token-work.js";
+import { startVerifier } from "./roles/verifier.js";
 
 export type RoleName = "start" | "index" | "serve" | "work";
 
@@ -63,14 +65,21 @@ export function roleOf(mode: Mode): RoleName {
   );
 }
 
+/** A part the service shuts down (in reverse order of start). */
+type Stoppable = { stop(): Promise<void> };
+
 /**
- * Composes a role from its parts — database → chain → indexer → verifier (chains, compilers, jobs) → token work →
- * HTTP — and returns an ordered shutdown in reverse: stop accepting requests, stop claiming jobs, let the batch
- * in flight commit (or roll back), close the database, stop anvil.
+ * Composes a role from its parts — database → live updates → chain → indexer → verifier (chains, compilers, jobs)
+ * → token work → HTTP — and returns an ordered shutdown in reverse: stop accepting requests, stop claiming jobs,
+ * let the batch in flight commit (or roll back), close the database, stop anvil.
  */
 export async function startService(config: Config, mode: Mode, logger: Logger): Promise<Service> {
   const role = roleOf(mode);
   const cleanups: Array<() => Promise<void>> = [];
+  const started = <T extends Stoppable>(part: T): T => {
+    cleanups.push(() => part.stop());
+    return part;
+  };
   const stopAll = async () => {
     for (const c of cleanups.reverse())
       await c().catch((e) => logger.warn({ err: e }, "Shutdown step failed"));
@@ -80,123 +89,78 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
     // Configuration files are validated before anything starts.
     const configuredChains = loadChainsConfig(config.chainsConfig);
     const metrics = createMetrics(role);
-    const dbs = await openDatabases(config, {
-      migrate: mode.migrate ?? (role === "start" || role === "index"),
-      logger,
-    });
+    const mustWrite = mode.indexer || role === "work";
+    const dbs = await openRoleDatabases(config, mode, role, mustWrite, logger);
     cleanups.push(() => dbs.close());
     const { db } = dbs;
     metrics.sources.height = async () => (await indexedRange(dbs.readDb))?.lastBlock ?? null;
-    const mustWrite = mode.indexer || role === "work";
-    if (!dbs.writability.writable) {
-      if (mustWrite)
-        throw new LookoutError({
-          code: "database_read_only",
-          shortMessage: `\`lookout ${role}\` must write to DATABASE_URL, but ${dbs.writability.reason}.`,
-        });
-      logger.warn({ reason: dbs.writability.reason }, "Database is not writable: serving read-only, no jobs");
-    }
 
-    // Live updates (the socket): committed batches and finished verifications, in-process and across processes.
-    const live = startLiveUpdates({
-      db,
-      databaseUrl: config.databaseUrl,
-      logger: logger.child({ part: "live" }),
-      serve: mode.http,
-      addressDeps: {
-        verified: createVerifiedContractLookup(dbs.readDb),
-        tags: loadPublicTags(config.publicTagsFile),
-        gateways: { ipfs: config.ipfsGatewayUrl, arweave: config.arweaveGatewayUrl },
-      },
-    });
-    cleanups.push(() => live.stop());
+    // This process's facts (committed blocks, finished verifications, token changes) and who hears them.
+    const bus = new EventBus();
+    const live = started(startLive(config, dbs, bus, mode.http, logger));
 
-    const chain = await startChain(config, {
-      launchAnvil: role === "start",
-      reset: mode.reset ?? false,
-      db,
-      metrics,
-    });
-    cleanups.push(() => chain.stop());
+    const chain = started(
+      await startChain(config, { launchAnvil: role === "start", reset: mode.reset ?? false, db, metrics }),
+    );
     const { rpc, anvil } = chain;
 
-    let indexerPart: IndexerPart | null = null;
-    if (mode.indexer && rpc) {
-      indexerPart = await startIndexer({
-        config,
-        db,
-        rpc,
-        anvil,
-        reset: mode.reset ?? false,
-        logger,
-        metrics,
-        // The head the indexer last saw: the socket's indexing status.
-        extraExtensions: [live.extension({ head: () => indexerPart?.indexer.progress.head ?? null })],
-        onTokenChange: (change) => void live.publishTokenChange(change),
-      });
-      cleanups.push(() => indexerPart!.stop());
-    }
+    const indexerPart =
+      mode.indexer && rpc
+        ? started(
+            await startIndexer({ config, db, rpc, anvil, reset: mode.reset ?? false, logger, metrics, bus }),
+          )
+        : null;
 
-    let verifier: VerifierPart | null = null;
-    if (mode.http || role === "work") {
-      verifier = await startVerifier({
-        config,
-        db,
-        rpc,
-        rpcUrl: rpc?.url,
-        configuredChains,
-        runJobs: (role === "work" || (mode.jobs ?? config.jobs)) && dbs.writability.writable,
-        logger,
-        metrics,
-        onJobFinished: (job, outcome) =>
-          void live.publishVerification(job.address, verificationResultOf(outcome)),
-      });
-      cleanups.push(() => verifier!.stop());
-    }
+    const verifier =
+      mode.http || role === "work"
+        ? started(
+            await startVerifier({
+              config,
+              db,
+              rpc,
+              rpcUrl: rpc?.url,
+              configuredChains,
+              runJobs: (role === "work" || (mode.jobs ?? config.jobs)) && dbs.writability.writable,
+              logger,
+              metrics,
+              onJobFinished: (job, outcome) =>
+                void live.publishVerification(job.address, verificationResultOf(outcome)),
+            }),
+          )
+        : null;
 
-    // Token properties and metadata: inside the indexer for `start`/`index` (woken after each commit), and on
-    // `work`; claims in the tables let several processes share the work.
-    if (role === "work") {
-      const tokens = startTokenWork({
-        config,
-        db,
-        rpc,
-        logger,
-        onChange: (change) => void live.publishTokenChange(change),
-      });
-      cleanups.push(() => tokens.stop());
-    }
-
-    const health: HealthSources = {
-      role,
-      writable: () => dbs.writability.writable,
-      requiresWrite: mustWrite,
-      ...(rpc ? { rpcHead: rpcHead(rpc) } : {}),
-      ...(indexerPart
-        ? {
-            progress: indexerPart.indexer.progress,
-            chainId: () => indexerPart!.indexer.chainId,
-            lease: () => ({ held: indexerPart!.lease.held(), kind: indexerPart!.lease.kind }),
-          }
-        : {}),
+    // Token properties and metadata: beside the indexer (`start`, `index`) and on `work`; claims in the tables let
+    // several processes share the work.
+    const tokenWork = {
+      config,
+      db,
+      logger,
+      bus,
+      onChange: (c: TokenChange) => void live.publishTokenChange(c),
     };
+    if (indexerPart && rpc)
+      started(startTokenWorkBesideIndexer({ ...tokenWork, rpc, indexing: () => indexerPart.lease.held() }));
+    else if (role === "work") started(startTokenWork({ ...tokenWork, rpc }));
+
+    const health = healthSources(role, dbs, mustWrite, rpc, indexerPart);
     let app: App | null = null;
     if (mode.http && verifier) {
-      const http = await startApiHttp({
-        config,
-        dbs,
-        verifier,
-        health,
-        metrics,
-        logger,
-        live: { hub: live.hub },
-        ...(rpc ? { rpcUrl: rpc.url } : {}),
-      });
+      const http = started(
+        await startApiHttp({
+          config,
+          dbs,
+          verifier,
+          health,
+          metrics,
+          logger,
+          live: { hub: live.hub },
+          ...(rpc ? { rpcUrl: rpc.url } : {}),
+        }),
+      );
       app = http.app;
-      cleanups.push(() => http.stop());
     } else {
       const ops = await startOpsHttp({ config, dbs, health, metrics, logger });
-      if (ops) cleanups.push(() => ops.stop());
+      if (ops) started(ops);
     }
     return {
       role,
@@ -215,6 +179,78 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
     await stopAll();
     throw e;
   }
+}
+
+/**
+ * The databases of a role: migrated by `start` and `index` unless told otherwise. A role that must write refuses
+ * a read-only database; the others serve read-only, without jobs.
+ */
+async function openRoleDatabases(
+  config: Config,
+  mode: Mode,
+  role: RoleName,
+  mustWrite: boolean,
+  logger: Logger,
+): Promise<Databases> {
+  const dbs = await openDatabases(config, {
+    migrate: mode.migrate ?? (role === "start" || role === "index"),
+    logger,
+  });
+  if (!dbs.writability.writable) {
+    if (mustWrite) {
+      await dbs.close();
+      throw new LookoutError({
+        code: "database_read_only",
+        shortMessage: `\`lookout ${role}\` must write to DATABASE_URL, but ${dbs.writability.reason}.`,
+      });
+    }
+    logger.warn({ reason: dbs.writability.reason }, "Database is not writable: serving read-only, no jobs");
+  }
+  return dbs;
+}
+
+/** Live updates (the socket): the bus's events, in-process and across processes, turned into socket events. */
+function startLive(
+  config: Config,
+  dbs: Databases,
+  bus: EventBus,
+  serve: boolean,
+  logger: Logger,
+): LiveUpdates {
+  return startLiveUpdates({
+    db: dbs.db,
+    databaseUrl: config.databaseUrl,
+    logger: logger.child({ part: "live" }),
+    serve,
+    bus,
+    addressDeps: {
+      verified: createVerifiedContractLookup(dbs.readDb),
+      tags: loadPublicTags(config.publicTagsFile),
+      gateways: { ipfs: config.ipfsGatewayUrl, arweave: config.arweaveGatewayUrl },
+    },
+  });
+}
+
+function healthSources(
+  role: RoleName,
+  dbs: Databases,
+  requiresWrite: boolean,
+  rpc: Rpc | null,
+  indexerPart: IndexerPart | null,
+): HealthSources {
+  return {
+    role,
+    writable: () => dbs.writability.writable,
+    requiresWrite,
+    ...(rpc ? { rpcHead: rpcHead(rpc) } : {}),
+    ...(indexerPart
+      ? {
+          progress: indexerPart.indexer.progress,
+          chainId: () => indexerPart.indexer.chainId,
+          lease: () => ({ held: indexerPart.lease.held(), kind: indexerPart.lease.kind }),
+        }
+      : {}),
+  };
 }
 
 export const dataPath = (config: Config, ...parts: string[]) => join(config.dataDir, ...parts);

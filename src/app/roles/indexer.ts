@@ -4,12 +4,12 @@ import { type Rpc, withRetry } from "../../chain/rpc.js";
 import type { Config } from "../../config/config.js";
 import type { Db } from "../../db/db.js";
 import { LookoutError } from "../../errors/base.js";
-import type { TokenChange } from "../../events/bus.js";
-import type { IndexerExtension } from "../../indexer/pipeline/extension.js";
+import type { EventBus } from "../../events/bus.js";
+import { FatalIndexerError } from "../../indexer/pipeline/errors.js";
 import { advisoryLockLease, type IndexerLease, singleProcessLease } from "../../indexer/pipeline/lease.js";
 import { reportProgress } from "../../indexer/pipeline/progress.js";
-import { FatalIndexerError, Indexer } from "../../indexer/pipeline/runtime.js";
-import { defaultExtensions } from "../../indexer/stages/index.js";
+import { Indexer } from "../../indexer/pipeline/runtime.js";
+import { indexerStages } from "../../indexer/stages/index.js";
 import type { Metrics } from "../../metrics/registry.js";
 import type { Logger } from "../../util/logger.js";
 import { INDEXER_STOP_WAIT_MS, within } from "../../util/shutdown.js";
@@ -43,10 +43,8 @@ export async function startIndexer(o: {
   reset: boolean;
   logger: Logger;
   metrics: Metrics;
-  /** Parts beyond the default extensions (live updates), written after them. */
-  extraExtensions?: IndexerExtension[];
-  /** Told what the token workers store that the socket reports. */
-  onTokenChange?: (change: TokenChange) => void;
+  /** Where committed batches are told (the sockets and the token workers listen). */
+  bus: EventBus;
 }): Promise<IndexerPart> {
   const { config, db, rpc, logger } = o;
   await withRetry(() => rpc.request("eth_chainId", []), { attempts: 3 }).catch((cause) => {
@@ -60,20 +58,19 @@ export async function startIndexer(o: {
       ? advisoryLockLease(config.databaseUrl, config.leasePollMs)
       : singleProcessLease();
   const log = logger.child({ part: "indexer" });
-  const indexer = new Indexer({
+  const indexer: Indexer = new Indexer({
     db,
     rpc,
     caps,
     logger: log,
-    extensions: [
-      ...defaultExtensions({
-        config,
-        db,
-        logger,
-        ...(o.onTokenChange ? { onTokenChange: o.onTokenChange } : {}),
-      }),
-      ...(o.extraExtensions ?? []),
-    ],
+    extensions: indexerStages({
+      logger,
+      bus: o.bus,
+      // Other processes on the same PostgreSQL database hear of each batch by NOTIFY.
+      notify: db.kind === "postgres",
+      // The head the indexer last saw: the socket's indexing status.
+      head: () => indexer.progress.head,
+    }),
     onBatch: (n, ms) => o.metrics.batchWritten(n, ms),
     options: {
       startBlock: config.startBlock,
