@@ -24,7 +24,7 @@ import { type Databases, openDatabases } from "./roles/database.js";
 import { rpcHead, startApiHttp, startOpsHttp } from "./roles/http.js";
 import { type IndexerPart, startIndexer } from "./roles/indexer.js";
 import { startTokenWork, startTokenWorkBesideIndexer } from "./roles/token-work.js";
-import { startVerifier } from "./roles/verifier.js";
+import { startVerifier, type VerifierPart } from "./roles/verifier.js";
 
 export type RoleName = "start" | "index" | "serve" | "work";
 
@@ -111,57 +111,10 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
           )
         : null;
 
-    const verifier =
-      mode.http || role === "work"
-        ? started(
-            await startVerifier({
-              config,
-              db,
-              rpc,
-              rpcUrl: rpc?.url,
-              configuredChains,
-              runJobs: (role === "work" || (mode.jobs ?? config.jobs)) && dbs.writability.writable,
-              logger,
-              metrics,
-              onJobFinished: (job, outcome) =>
-                void live.publishVerification(job.address, verificationResultOf(outcome)),
-            }),
-          )
-        : null;
-
-    // Token properties and metadata: beside the indexer (`start`, `index`) and on `work`; claims in the tables let
-    // several processes share the work.
-    const tokenWork = {
-      config,
-      db,
-      logger,
-      bus,
-      onChange: (c: TokenChange) => void live.publishTokenChange(c),
-    };
-    if (indexerPart && rpc)
-      started(startTokenWorkBesideIndexer({ ...tokenWork, rpc, indexing: () => indexerPart.lease.held() }));
-    else if (role === "work") started(startTokenWork({ ...tokenWork, rpc }));
-
-    const health = healthSources(role, dbs, mustWrite, rpc, indexerPart);
-    let app: App | null = null;
-    if (mode.http && verifier) {
-      const http = started(
-        await startApiHttp({
-          config,
-          dbs,
-          verifier,
-          health,
-          metrics,
-          logger,
-          live: { hub: live.hub },
-          ...(rpc ? { rpcUrl: rpc.url } : {}),
-        }),
-      );
-      app = http.app;
-    } else {
-      const ops = await startOpsHttp({ config, dbs, health, metrics, logger });
-      if (ops) started(ops);
-    }
+    const ctx: RoleContext = { config, mode, role, logger, metrics, dbs, live, rpc, started };
+    const verifier = await startRoleVerifier(ctx, configuredChains);
+    startRoleTokenWork(ctx, bus, indexerPart);
+    const app = await startRoleHttp(ctx, verifier, healthSources(role, dbs, mustWrite, rpc, indexerPart));
     return {
       role,
       app,
@@ -179,6 +132,85 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
     await stopAll();
     throw e;
   }
+}
+
+/** What the parts of a role are started with; `started` registers a part for the ordered shutdown. */
+type RoleContext = {
+  config: Config;
+  mode: Mode;
+  role: RoleName;
+  logger: Logger;
+  metrics: Metrics;
+  dbs: Databases;
+  live: LiveUpdates;
+  rpc: Rpc | null;
+  started: <T extends Stoppable>(part: T) => T;
+};
+
+/** Chains, compilers and (where the role runs them) verification jobs, whose outcomes the socket reports. */
+async function startRoleVerifier(
+  ctx: RoleContext,
+  configuredChains: ReturnType<typeof loadChainsConfig>,
+): Promise<VerifierPart | null> {
+  const { config, mode, role, dbs, rpc, live } = ctx;
+  if (!mode.http && role !== "work") return null;
+  return ctx.started(
+    await startVerifier({
+      config,
+      db: dbs.db,
+      rpc,
+      rpcUrl: rpc?.url,
+      configuredChains,
+      runJobs: (role === "work" || (mode.jobs ?? config.jobs)) && dbs.writability.writable,
+      logger: ctx.logger,
+      metrics: ctx.metrics,
+      onJobFinished: (job, outcome) =>
+        void live.publishVerification(job.address, verificationResultOf(outcome)),
+    }),
+  );
+}
+
+/**
+ * Token properties and metadata, woken by the bus's committed batches: beside the indexer (`start`, `index`) and
+ * on `work`; claims in the tables let several processes share the work.
+ */
+function startRoleTokenWork(ctx: RoleContext, bus: EventBus, indexerPart: IndexerPart | null): void {
+  const { config, dbs, logger, live, rpc } = ctx;
+  const deps = {
+    config,
+    db: dbs.db,
+    logger,
+    bus,
+    onChange: (c: TokenChange) => void live.publishTokenChange(c),
+  };
+  if (indexerPart && rpc)
+    ctx.started(startTokenWorkBesideIndexer({ ...deps, rpc, indexing: () => indexerPart.lease.held() }));
+  else if (ctx.role === "work") ctx.started(startTokenWork({ ...deps, rpc }));
+}
+
+/** The HTTP API (with health and metrics), or on a role without it the health and metrics port alone. */
+async function startRoleHttp(
+  ctx: RoleContext,
+  verifier: VerifierPart | null,
+  health: HealthSources,
+): Promise<App | null> {
+  const { config, dbs, metrics, logger, rpc } = ctx;
+  if (ctx.mode.http && verifier) {
+    const http = await startApiHttp({
+      config,
+      dbs,
+      verifier,
+      health,
+      metrics,
+      logger,
+      live: { hub: ctx.live.hub },
+      ...(rpc ? { rpcUrl: rpc.url } : {}),
+    });
+    return ctx.started(http).app;
+  }
+  const ops = await startOpsHttp({ config, dbs, health, metrics, logger });
+  if (ops) ctx.started(ops);
+  return null;
 }
 
 /**
