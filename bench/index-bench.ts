@@ -1,12 +1,14 @@
 /**
  * Indexer benchmark: builds a chain of mixed activity on anvil, then measures in the same run
  *   (a) the raw rate of fetching the same data over the same RPC with the same batching, no writes, and
- *   (b) the indexer's rate into PostgreSQL (every extension enabled, as `lookout start` runs it).
+ *   (b) the indexer's rate into PostgreSQL (every stage enabled and the token workers beside it, as `lookout start`
+ *       runs them).
  * Usage: npm run bench:index [-- --blocks 5000 --tx-per-block 3]
  * Needs the PostgreSQL of BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
  */
 import { parseArgs } from "node:util";
 import pg from "pg";
+import { startTokenWorkBesideIndexer } from "../src/app/roles/token-work.js";
 import { startAnvil } from "../src/chain/anvil.js";
 import { detectCapabilities } from "../src/chain/capabilities.js";
 import { fetchBlock } from "../src/chain/fetch-block.js";
@@ -14,8 +16,9 @@ import { createRpc } from "../src/chain/rpc.js";
 import { loadConfig } from "../src/config/config.js";
 import { migrate } from "../src/db/migrate.js";
 import { createPostgresDb } from "../src/db/pg.js";
+import { EventBus } from "../src/events/bus.js";
 import { Indexer } from "../src/indexer/pipeline/runtime.js";
-import { defaultExtensions } from "../src/indexer/stages/index.js";
+import { indexerStages } from "../src/indexer/stages/index.js";
 import { createLogger } from "../src/util/logger.js";
 import { deployActivityContracts, mineActivity, rpc } from "../test/helpers/activity.js";
 
@@ -59,12 +62,13 @@ async function main() {
     const makeRpc = () =>
       createRpc({ url: anvil.url, batchSize: 100, timeoutMs: 30_000, retries: 5, concurrency });
     const caps = await detectCapabilities(makeRpc(), { traces: "auto" });
+    // Every stage; no NOTIFY (nobody listens in this run).
+    const stages = (bus = new EventBus()) => indexerStages({ logger, bus, notify: false });
 
     // (a) raw fetch: the same ranges, calls and concurrency window as the indexer's catch-up, no writes.
     const rawRun = async () => {
       const r = makeRpc();
-      const db = null;
-      const extensions = defaultExtensions({ config, db: db as never, logger });
+      const extensions = stages();
       const start = performance.now();
       let next = 0;
       const fetchRange = (a: number, b: number) =>
@@ -104,12 +108,15 @@ async function main() {
       const db = await createPostgresDb(u.toString());
       try {
         await migrate(db);
+        const bus = new EventBus();
+        const rpc = makeRpc();
+        const tokens = startTokenWorkBesideIndexer({ config, db, logger, bus, rpc, indexing: () => true });
         const indexer = new Indexer({
           db,
-          rpc: makeRpc(),
+          rpc,
           caps,
           logger,
-          extensions: defaultExtensions({ config, db, logger }),
+          extensions: stages(bus),
           options: {
             startBlock: 0,
             reorgDepth: 128,
@@ -122,6 +129,7 @@ async function main() {
         const start = performance.now();
         while (!indexer.progress.caughtUp || (indexer.progress.height ?? -1) < head) await indexer.step();
         const rate = (head + 1) / ((performance.now() - start) / 1000);
+        await tokens.stop();
         await indexer.stopExtensions();
         return rate;
       } finally {
@@ -145,7 +153,7 @@ async function main() {
       concurrency,
       traces: caps.traces,
       prestate_diff: caps.prestateDiff,
-      extensions: defaultExtensions({ config, db: null as never, logger }).map((x) => x.name),
+      extensions: stages().map((x) => x.name),
       raw_fetch_blocks_per_s: Math.round(raw),
       indexer_blocks_per_s: Math.round(indexed),
       ratio: Number((indexed / raw).toFixed(3)),

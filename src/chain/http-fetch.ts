@@ -1,6 +1,6 @@
 import http, { type IncomingHttpHeaders } from "node:http";
 import https from "node:https";
-import { RpcError } from "./rpc.js";
+import { RpcError } from "./rpc-error.js";
 
 /**
  * The `fetch` viem's HTTP transport calls, over node:http(s) with keep-alive agents. Node's own fetch costs about

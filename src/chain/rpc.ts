@@ -1,11 +1,6 @@
 import { createPublicClient, http, type PublicClient } from "viem";
-import { LookoutError } from "../errors/base.js";
 import { createLimiter, type Limiter } from "../util/limiter.js";
 import { httpFetch } from "./http-fetch.js";
-
-export class RpcError extends LookoutError {
-  override name = "RpcError";
-}
 
 export type RpcOptions = {
   url: string;

@@ -1,6 +1,7 @@
 import pg from "pg";
 import type { Logger } from "../util/logger.js";
-import { LIVE_CHANNEL, type LiveBus, type RelayedEvent } from "./bus.js";
+import type { EventBus } from "./bus.js";
+import { EVENTS_CHANNEL, type RelayedEvent } from "./pg-notify.js";
 
 /**
  * LISTENs for the events other processes NOTIFY on the shared PostgreSQL database and re-emits them on this
@@ -8,7 +9,7 @@ import { LIVE_CHANNEL, type LiveBus, type RelayedEvent } from "./bus.js";
  */
 export function startPgRelay(
   url: string,
-  bus: LiveBus,
+  bus: EventBus,
   logger: Logger,
 ): { ready: Promise<void>; stop(): Promise<void> } {
   let client: pg.Client | null = null;
@@ -25,7 +26,7 @@ export function startPgRelay(
     const c = new pg.Client({ connectionString: url });
     client = c;
     c.on("notification", (n) => {
-      if (n.channel !== LIVE_CHANNEL || !n.payload) return;
+      if (n.channel !== EVENTS_CHANNEL || !n.payload) return;
       try {
         const m = JSON.parse(n.payload) as RelayedEvent;
         if (m.origin !== bus.origin) bus.emit(m.event);
@@ -39,7 +40,7 @@ export function startPgRelay(
     });
     try {
       await c.connect();
-      await c.query(`listen ${LIVE_CHANNEL}`);
+      await c.query(`listen ${EVENTS_CHANNEL}`);
       delay = 500;
       listening();
     } catch (err) {

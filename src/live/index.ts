@@ -1,23 +1,24 @@
 import type { Db } from "../db/db.js";
-import { LiveBus, type LiveEvent, type TokenChange, type VerificationResult } from "../events/bus.js";
+import { EventBus } from "../events/bus.js";
+import type { ChainEvent, TokenChange, VerificationResult } from "../events/facts.js";
+import { notifyProcesses } from "../events/pg-notify.js";
 import { startPgRelay } from "../events/pg-relay.js";
 import type { ExplorerDb } from "../explorer/token-transfer/service.js";
 import type { IndexerExtension } from "../indexer/pipeline/extension.js";
-import { liveUpdatesExtension, notifyLive } from "../indexer/stages/live-notify.js";
+import { liveNotifyExtension } from "../indexer/stages/live-notify.js";
 import type { Logger } from "../util/logger.js";
 import { LiveHub } from "./hub.js";
 import { type LivePublisher, startLivePublisher } from "./publisher.js";
 
-export type { TokenChange, VerificationResult } from "../events/bus.js";
-export { LiveBus } from "../events/bus.js";
 export { LiveHub } from "./hub.js";
 
 export type LiveUpdates = {
-  bus: LiveBus;
+  bus: EventBus;
   hub: LiveHub;
   /**
-   * The indexer extension that reports committed batches (in-process, and by NOTIFY on PostgreSQL); `head` tells
-   * the chain head the indexer last saw (the indexing status).
+   * The live-notify stage on this bus (in-process, and by NOTIFY on PostgreSQL), for tests and benchmarks that
+   * compose their own stages; `head` tells the chain head the indexer last saw (the indexing status). The roles
+   * run it from indexer/stages' list.
    */
   extension(o?: { head?: () => number | null }): IndexerExtension;
   /** Reports a finished verification on `addresses:{hash}` (here and, on PostgreSQL, in other processes). */
@@ -32,8 +33,8 @@ export type LiveUpdates = {
 };
 
 /**
- * The live-updates part: the bus, the socket hub and the publisher between them. With `serve: false` (an
- * indexer-only process) nothing listens; its batches reach other processes by NOTIFY only.
+ * The live-updates part: the socket hub and the publisher that turns the bus's events into socket events. With
+ * `serve: false` (an indexer-only process) nothing publishes; its batches reach other processes by NOTIFY only.
  */
 export function startLiveUpdates(o: {
   db: Db;
@@ -42,8 +43,10 @@ export function startLiveUpdates(o: {
   /** Verified names, tags and media gateways of the explorer objects the socket sends. */
   addressDeps?: Omit<ExplorerDb, "db">;
   serve: boolean;
+  /** The process's event bus (a new one when not given). */
+  bus?: EventBus;
 }): LiveUpdates {
-  const bus = new LiveBus();
+  const bus = o.bus ?? new EventBus();
   const hub = new LiveHub();
   const postgres = o.db.kind === "postgres";
   const publisher: LivePublisher | null = o.serve
@@ -55,15 +58,15 @@ export function startLiveUpdates(o: {
         ...(o.addressDeps ? { addressDeps: o.addressDeps } : {}),
       })
     : null;
-  const publish = async (event: LiveEvent) => {
+  const publish = async (event: ChainEvent) => {
     bus.emit(event);
-    if (postgres) await notifyLive(o.db, bus, event).catch(() => {});
+    if (postgres) await notifyProcesses(o.db, bus, event).catch(() => {});
   };
   const relay = o.serve && postgres && o.databaseUrl ? startPgRelay(o.databaseUrl, bus, o.logger) : null;
   return {
     bus,
     hub,
-    extension: (x) => liveUpdatesExtension(bus, { notify: postgres, ...(x?.head ? { head: x.head } : {}) }),
+    extension: (x) => liveNotifyExtension(bus, { notify: postgres, ...(x?.head ? { head: x.head } : {}) }),
     publishVerification: (address, result) =>
       publish({ kind: "verification", address: address.toLowerCase(), result }),
     publishTokenChange: (change) => publish(change),

@@ -1,5 +1,6 @@
 import type { Queryable } from "../db/db.js";
-import type { LiveBus, LiveEvent } from "../events/bus.js";
+import type { EventBus } from "../events/bus.js";
+import type { ChainEvent } from "../events/facts.js";
 import { blocksPage } from "../explorer/block/query.js";
 import { renderBlocks } from "../explorer/block/service.js";
 import { indexedRange } from "../explorer/stats/query.js";
@@ -12,7 +13,7 @@ import { publishTokenChange, publishTokenTransferCounts } from "./token-events.j
 
 export type LivePublisherOptions = {
   db: Queryable;
-  bus: LiveBus;
+  bus: EventBus;
   hub: LiveHub;
   /** Verified names, tags and media gateways of the explorer objects inside the events. */
   addressDeps?: Omit<ExplorerDb, "db">;
@@ -59,7 +60,7 @@ export function startLivePublisher(o: LivePublisherOptions): LivePublisher {
   const warn = (err: unknown, what: Record<string, unknown>) =>
     o.logger?.warn({ err, ...what }, "Publishing live updates failed");
 
-  const onEvent = (ev: LiveEvent) => {
+  const onEvent = (ev: ChainEvent) => {
     switch (ev.kind) {
       case "verification":
         hub.broadcast(`addresses:${ev.address.toLowerCase()}`, "verification_result", ev.result);

@@ -1,6 +1,6 @@
 import { fromBytea, toBytea } from "../db/bytes.js";
 import type { Queryable } from "../db/db.js";
-import type { TokenChange } from "../events/bus.js";
+import type { TokenChange } from "../events/facts.js";
 import type { LiveHub } from "./hub.js";
 
 /** `tokens:{hash}` `token_transfer`: how many transfers of each watched token the range holds (Blockscout's count). */

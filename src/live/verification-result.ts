@@ -1,4 +1,4 @@
-import type { VerificationResult } from "../events/bus.js";
+import type { VerificationResult } from "../events/facts.js";
 import type { JobOutcome } from "../verifier/jobs/index.js";
 
 /**

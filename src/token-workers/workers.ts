@@ -2,7 +2,8 @@ import type { Rpc } from "../chain/rpc.js";
 import { sleep } from "../chain/rpc.js";
 import type { Config } from "../config/config.js";
 import type { Db } from "../db/db.js";
-import type { TokenChange } from "../events/bus.js";
+import type { EventBus } from "../events/bus.js";
+import type { TokenChange } from "../events/facts.js";
 import type { Logger } from "../util/logger.js";
 import { parseAllowedHosts } from "./metadata/index.js";
 import { fetchDueMetadata, type MetadataFetchOptions } from "./metadata-worker.js";
@@ -21,8 +22,9 @@ export function metadataOptionsFromConfig(
 
 /**
  * Background loops of the token properties and metadata fetchers. They poll the database (so a refetch requested
- * through the API is picked up within `pollMs`) and are woken early after every indexed batch. They never hold the
- * block pipeline: their writes are single-row updates outside the indexer's transactions.
+ * through the API is picked up within `pollMs`) and are woken early by every committed batch (`blocks` on
+ * `wakeOn`). They never hold the block pipeline: their writes are single-row updates outside the indexer's
+ * transactions.
  */
 export function startTokenWorkers(o: {
   db: Db;
@@ -30,6 +32,8 @@ export function startTokenWorkers(o: {
   config: Pick<Config, "ipfsGatewayUrl" | "arweaveGatewayUrl" | "metadataAllowedHosts">;
   logger: Logger;
   pollMs?: number;
+  /** The bus whose `blocks` events wake the loops early. */
+  wakeOn?: EventBus;
   /** Told what the workers stored that the socket reports (total supplies, fetched metadata). */
   onChange?: (change: TokenChange) => void;
 }): TokenWorkers {
@@ -75,11 +79,16 @@ export function startTokenWorkers(o: {
     loop("properties", () => refreshTokenProperties(o.db, o.rpc, 50, onSupply)),
     loop("metadata", () => fetchDueMetadata(o.db, o.rpc, options)),
   ]);
+  const wake = () => {
+    for (const w of sleepers) w.abort();
+  };
+  const off = o.wakeOn?.on((event) => {
+    if (event.kind === "blocks") wake();
+  });
   return {
-    wake() {
-      for (const w of sleepers) w.abort();
-    },
+    wake,
     async stop() {
+      off?.();
       controller.abort();
       await running;
     },

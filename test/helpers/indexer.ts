@@ -5,6 +5,7 @@ import { fromBytea } from "../../src/db/bytes.js";
 import type { Db } from "../../src/db/db.js";
 import type { IndexerExtension } from "../../src/indexer/pipeline/extension.js";
 import { Indexer, type IndexerOptions } from "../../src/indexer/pipeline/runtime.js";
+import { coreRowsExtension } from "../../src/indexer/stages/core/extension.js";
 import { createLogger } from "../../src/util/logger.js";
 import { rpc } from "./activity.js";
 
@@ -20,7 +21,8 @@ export async function createTestIndexer(
     rpc: r,
     caps,
     logger: createLogger(process.env.TEST_LOG_LEVEL ?? "silent"),
-    extensions: o.extensions ?? [],
+    // The core rows always, then the stages a test asks for.
+    extensions: [coreRowsExtension(), ...(o.extensions ?? [])],
     options: { startBlock: 0, reorgDepth: 128, batchSize: 20, fetchConcurrency: 3, pollIntervalMs: 50, ...o },
   });
   await indexer.init();

@@ -2,9 +2,10 @@ import type { Socket } from "phoenix";
 import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app/http-app.js";
+import { EventBus } from "../../src/events/bus.js";
 import type { Indexer } from "../../src/indexer/pipeline/runtime.js";
-import { liveUpdatesExtension } from "../../src/indexer/stages/live-notify.js";
-import { LiveBus, type LiveUpdates, startLiveUpdates } from "../../src/live/index.js";
+import { liveNotifyExtension } from "../../src/indexer/stages/live-notify.js";
+import { type LiveUpdates, startLiveUpdates } from "../../src/live/index.js";
 import { createLogger } from "../../src/util/logger.js";
 import { rpc } from "../helpers/activity.js";
 import { startTestChain, type TestChain } from "../helpers/anvil.js";
@@ -27,9 +28,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       chain = await startTestChain();
       db = await createTestDb();
       // The "indexer process": its own bus, nobody listening to it in this process.
-      const indexerBus = new LiveBus();
+      const indexerBus = new EventBus();
       indexer = await createTestIndexer(db.db, chain.anvil.url, {
-        extensions: [liveUpdatesExtension(indexerBus, { notify: true })],
+        extensions: [liveNotifyExtension(indexerBus, { notify: true })],
       });
       // The "server process": publisher, hub and the LISTEN relay.
       serving = startLiveUpdates({

@@ -1,9 +1,13 @@
 import { type Address, encodeDeployData, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTokenWorkBesideIndexer } from "../../src/app/roles/token-work.js";
+import { createRpc } from "../../src/chain/rpc.js";
 import { loadConfig } from "../../src/config/config.js";
 import { fromBytea, toBytea } from "../../src/db/bytes.js";
+import { EventBus } from "../../src/events/bus.js";
 import type { Indexer } from "../../src/indexer/pipeline/runtime.js";
-import { tokenIndexerExtensions } from "../../src/indexer/stages/tokens/index.js";
+import { liveNotifyExtension } from "../../src/indexer/stages/live-notify.js";
+import { createTokensExtension } from "../../src/indexer/stages/tokens/extension.js";
 import { TOKEN_CALL_MAX_RESPONSE_BYTES } from "../../src/token-workers/rpc.js";
 import { createLogger } from "../../src/util/logger.js";
 import { rpc } from "../helpers/activity.js";
@@ -80,12 +84,22 @@ describe("token calls have their own client, apart from the indexer's", () => {
     }).then((r) => r.text());
     expect(raw.length).toBeGreaterThan(TOKEN_CALL_MAX_RESPONSE_BYTES);
 
+    // Wired as the indexing roles wire it: the workers start with the first committed batch, on their own client.
     const config = loadConfig({});
-    const extensions = tokenIndexerExtensions({ config, db: t.db, logger: createLogger("silent") });
-    stopTokens = async () => {
-      for (const e of extensions) await e.stop?.();
-    };
-    indexer = await createTestIndexer(t.db, url, { extensions });
+    const bus = new EventBus();
+    const indexerRpc = createRpc({ url, batchSize: 100, timeoutMs: 10_000, retries: 3 });
+    const workers = startTokenWorkBesideIndexer({
+      config,
+      db: t.db,
+      logger: createLogger("silent"),
+      bus,
+      rpc: indexerRpc,
+      indexing: () => true,
+    });
+    stopTokens = () => workers.stop();
+    indexer = await createTestIndexer(t.db, url, {
+      extensions: [createTokensExtension(), liveNotifyExtension(bus, { notify: false })],
+    });
     await indexToHead(indexer, t.db, url);
 
     // The properties fetcher runs in the background: wait until it has handled the token.

@@ -1,15 +1,15 @@
 import type { Anvil } from "../../chain/anvil.js";
-import { detectCapabilities } from "../../chain/capabilities.js";
+import { detectCapabilities, type NodeCapabilities } from "../../chain/capabilities.js";
 import { type Rpc, withRetry } from "../../chain/rpc.js";
 import type { Config } from "../../config/config.js";
 import type { Db } from "../../db/db.js";
 import { LookoutError } from "../../errors/base.js";
-import type { TokenChange } from "../../events/bus.js";
-import type { IndexerExtension } from "../../indexer/pipeline/extension.js";
+import type { EventBus } from "../../events/bus.js";
+import { FatalIndexerError } from "../../indexer/pipeline/errors.js";
 import { advisoryLockLease, type IndexerLease, singleProcessLease } from "../../indexer/pipeline/lease.js";
 import { reportProgress } from "../../indexer/pipeline/progress.js";
-import { FatalIndexerError, Indexer } from "../../indexer/pipeline/runtime.js";
-import { defaultExtensions } from "../../indexer/stages/index.js";
+import { Indexer } from "../../indexer/pipeline/runtime.js";
+import { indexerStages } from "../../indexer/stages/index.js";
 import type { Metrics } from "../../metrics/registry.js";
 import type { Logger } from "../../util/logger.js";
 import { INDEXER_STOP_WAIT_MS, within } from "../../util/shutdown.js";
@@ -29,13 +29,7 @@ const unreachable = (rpc: Rpc, cause: unknown) =>
     cause,
   });
 
-/**
- * The indexer of a role: takes the indexing lease first (one active indexer per database; the others stand by
- * and take over when the holder dies), then reads the checkpoint from the database and indexes. A process that
- * gets the lease at once starts like a single indexer always did (errors of the first contact stop it); a
- * standby waits in the background.
- */
-export async function startIndexer(o: {
+type IndexerRoleDeps = {
   config: Config;
   db: Db;
   rpc: Rpc;
@@ -43,37 +37,36 @@ export async function startIndexer(o: {
   reset: boolean;
   logger: Logger;
   metrics: Metrics;
-  /** Parts beyond the default extensions (live updates), written after them. */
-  extraExtensions?: IndexerExtension[];
-  /** Told what the token workers store that the socket reports. */
-  onTokenChange?: (change: TokenChange) => void;
-}): Promise<IndexerPart> {
-  const { config, db, rpc, logger } = o;
+  /** Where committed batches are told (the sockets and the token workers listen). */
+  bus: EventBus;
+};
+
+/** The node answers and tells what it can (traces); a failure here stops the role. */
+async function firstContact(rpc: Rpc, config: Config): Promise<NodeCapabilities> {
   await withRetry(() => rpc.request("eth_chainId", []), { attempts: 3 }).catch((cause) => {
     throw unreachable(rpc, cause);
   });
-  const caps = await detectCapabilities(rpc, { traces: config.traces }).catch((cause) => {
+  return detectCapabilities(rpc, { traces: config.traces }).catch((cause) => {
     throw unreachable(rpc, cause);
   });
-  const lease =
-    db.kind === "postgres" && config.databaseUrl
-      ? advisoryLockLease(config.databaseUrl, config.leasePollMs)
-      : singleProcessLease();
-  const log = logger.child({ part: "indexer" });
-  const indexer = new Indexer({
+}
+
+/** The indexer running every stage of indexer/stages, with the role's settings. */
+function createIndexer(o: IndexerRoleDeps, caps: NodeCapabilities, log: Logger): Indexer {
+  const { config, db } = o;
+  const indexer: Indexer = new Indexer({
     db,
-    rpc,
+    rpc: o.rpc,
     caps,
     logger: log,
-    extensions: [
-      ...defaultExtensions({
-        config,
-        db,
-        logger,
-        ...(o.onTokenChange ? { onTokenChange: o.onTokenChange } : {}),
-      }),
-      ...(o.extraExtensions ?? []),
-    ],
+    extensions: indexerStages({
+      logger: o.logger,
+      bus: o.bus,
+      // Other processes on the same PostgreSQL database hear of each batch by NOTIFY.
+      notify: db.kind === "postgres",
+      // The head the indexer last saw: the socket's indexing status.
+      head: () => indexer.progress.head,
+    }),
     onBatch: (n, ms) => o.metrics.batchWritten(n, ms),
     options: {
       startBlock: config.startBlock,
@@ -85,6 +78,24 @@ export async function startIndexer(o: {
       resetOnNewChain: o.anvil !== null || o.reset,
     },
   });
+  return indexer;
+}
+
+/**
+ * The indexer of a role: takes the indexing lease first (one active indexer per database; the others stand by
+ * and take over when the holder dies), then reads the checkpoint from the database and indexes. A process that
+ * gets the lease at once starts like a single indexer always did (errors of the first contact stop it); a
+ * standby waits in the background.
+ */
+export async function startIndexer(o: IndexerRoleDeps): Promise<IndexerPart> {
+  const { config, db, rpc, logger } = o;
+  const caps = await firstContact(rpc, config);
+  const lease =
+    db.kind === "postgres" && config.databaseUrl
+      ? advisoryLockLease(config.databaseUrl, config.leasePollMs)
+      : singleProcessLease();
+  const log = logger.child({ part: "indexer" });
+  const indexer = createIndexer(o, caps, log);
   o.metrics.sources.head = () => indexer.progress.head;
   o.metrics.sources.leaseHeld = () => lease.held();
 

@@ -13,23 +13,9 @@ import {
 import type { Db } from "../../db/db.js";
 import { LookoutError } from "../../errors/base.js";
 import type { Logger } from "../../util/logger.js";
-import { deriveCoreRows } from "../stages/core/derive.js";
-import { revertCoreRows, writeCoreRows } from "../stages/core/store.js";
+import { FatalIndexerError, InconsistentBlockError } from "./errors.js";
 import type { IndexerExtension } from "./extension.js";
 import { Progress } from "./progress.js";
-
-/** An error that retrying cannot fix: the indexer stops and the process exits non-zero. */
-export class FatalIndexerError extends LookoutError {
-  override name = "FatalIndexerError";
-}
-
-/** A block, or a range of them, changed while being fetched (the node reorganised meanwhile). */
-export class InconsistentBlockError extends LookoutError {
-  override name = "InconsistentBlockError";
-  constructor(shortMessage: string) {
-    super({ code: "inconsistent_block", shortMessage });
-  }
-}
 
 export type IndexerOptions = {
   startBlock: number;
@@ -46,7 +32,8 @@ export type IndexerDeps = {
   rpc: Rpc;
   caps: NodeCapabilities;
   logger: Logger;
-  extensions?: readonly IndexerExtension[];
+  /** The stages, in write order (indexer/stages/index.ts lists them all; the core rows are the first). */
+  extensions: readonly IndexerExtension[];
   options: IndexerOptions;
   /** Called after each committed range with its size and write time (metrics). */
   onBatch?: (blocks: number, writeMs: number) => void;
@@ -55,8 +42,8 @@ export type IndexerDeps = {
 type Tip = { number: number; hash: Hash } | null;
 
 /**
- * Joins sync, derive and store: catches up from the checkpoint to the head with concurrent range fetches
- * written in order (one transaction per range, checkpoint moved in it), then follows the head, detecting
+ * Joins sync and the stages: catches up from the checkpoint to the head with concurrent range fetches, each
+ * written in order by every stage (one transaction per range, checkpoint moved in it), then follows the head, detecting
  * reorganisations by parent hash and by re-checking the stored tip. No SQL and no JSON-RPC shapes here.
  */
 export class Indexer {
@@ -66,7 +53,7 @@ export class Indexer {
   private readonly extensions: readonly IndexerExtension[];
 
   constructor(private readonly deps: IndexerDeps) {
-    this.extensions = deps.extensions ?? [];
+    this.extensions = deps.extensions;
   }
 
   private get log() {
@@ -241,11 +228,9 @@ export class Indexer {
   private async writeBatch(batch: FetchedBlock[]): Promise<void> {
     const { db, rpc, caps } = this.deps;
     const last = batch[batch.length - 1]!.block;
-    const rows = deriveCoreRows(batch);
     const t0 = performance.now();
     await db.transaction(async (tx) => {
       await this.fence(tx);
-      await writeCoreRows(tx, rows);
       for (const x of this.extensions) await x.write(tx, batch, { rpc, caps });
       await moveCheckpoint(tx, Number(last.number), last.hash);
     });
@@ -271,7 +256,6 @@ export class Indexer {
   private async revertAll(tx: Parameters<Parameters<Db["transaction"]>[0]>[0], ancestor: number) {
     // Last written, first undone: an extension may read rows written before its own (counters) to undo itself.
     for (const x of [...this.extensions].reverse()) await x.revert(tx, ancestor);
-    await revertCoreRows(tx, ancestor);
   }
 
   /** Walks back from the stored tip to the newest block the node still has, and deletes everything above it. */

@@ -1,32 +1,44 @@
-import type { Config } from "../../config/config.js";
-import type { Db } from "../../db/db.js";
-import type { TokenChange } from "../../events/bus.js";
+import type { EventBus } from "../../events/bus.js";
 import type { Logger } from "../../util/logger.js";
 import type { IndexerExtension } from "../pipeline/extension.js";
 import { automaticVerificationExtension } from "./auto-verify/extension.js";
 import { coinBalanceExtension } from "./balances/extension.js";
 import { blockRewardsExtension } from "./block-rewards/extension.js";
+import { coreRowsExtension } from "./core/extension.js";
 import { countersExtension } from "./counters/extension.js";
 import { internalTransactionsExtension } from "./internal-transactions/extension.js";
-import { tokenIndexerExtensions } from "./tokens/index.js";
+import { liveNotifyExtension } from "./live-notify.js";
+import { createProxiesExtension } from "./proxies/extension.js";
+import { createTokensExtension } from "./tokens/extension.js";
 import { withdrawalsExtension } from "./withdrawals/extension.js";
 
-/** The indexer parts beyond the core tables, in the order they write. */
-export function defaultExtensions(_deps: {
-  config: Config;
-  db: Db;
+export type StageDeps = {
   logger: Logger;
-  /** Told what the token workers store that the socket reports. */
-  onTokenChange?: (change: TokenChange) => void;
-}): IndexerExtension[] {
+  /** Where committed batches are told (`blocks` events): the sockets and the token workers listen. */
+  bus: EventBus;
+  /** Also tell other processes by PostgreSQL NOTIFY, inside the batch transaction. */
+  notify: boolean;
+  /** The chain head the indexer last saw (the socket's indexing status). */
+  head?: () => number | null;
+};
+
+/**
+ * Every stage of the indexer, in the order they write in each batch transaction (and are undone in reverse on a
+ * reorganisation). A new indexed table is one folder here and one line in this list.
+ */
+export function indexerStages(deps: StageDeps): IndexerExtension[] {
   return [
+    coreRowsExtension(),
     coinBalanceExtension(),
-    ...tokenIndexerExtensions(_deps),
+    createTokensExtension({ logger: deps.logger.child({ part: "tokens" }) }),
+    createProxiesExtension(),
     automaticVerificationExtension(),
     internalTransactionsExtension(),
     withdrawalsExtension(),
     blockRewardsExtension(),
-    // Reads the rows of every part above: keep it last.
+    // Reads the rows of every stage above.
     countersExtension(),
+    // Tells of the batch once it is written; its NOTIFY is the transaction's last statement before the checkpoint.
+    liveNotifyExtension(deps.bus, { notify: deps.notify, ...(deps.head ? { head: deps.head } : {}) }),
   ];
 }

@@ -1,7 +1,7 @@
 import type { Address, Hash } from "viem";
 import type { FetchedBlock } from "../../../chain/types.js";
+import { InconsistentBlockError } from "../../pipeline/errors.js";
 import type { IndexerExtension } from "../../pipeline/extension.js";
-import { InconsistentBlockError } from "../../pipeline/runtime.js";
 import { type BalanceChangeRow, balanceRows, changesFromPrestate } from "./derive.js";
 import { type BalanceFetch, fetchBalances } from "./fetch.js";
 import { revertBalanceChanges, writeBalanceChanges } from "./store.js";

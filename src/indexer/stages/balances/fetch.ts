@@ -3,7 +3,7 @@ import type { NodeCapabilities } from "../../../chain/capabilities.js";
 import { BlockNotFoundError, fetchBlock, toQuantity } from "../../../chain/fetch-block.js";
 import type { Rpc } from "../../../chain/rpc.js";
 import type { RpcBlock } from "../../../chain/types.js";
-import { InconsistentBlockError } from "../../pipeline/runtime.js";
+import { InconsistentBlockError } from "../../pipeline/errors.js";
 import type { PrestateDiffTrace, ReadBalance } from "./derive.js";
 import { creditedOutsideTransactions, touchedByTransactions } from "./touched.js";
 

@@ -7,26 +7,17 @@ export type TokensExtensionStats = { transfers: number; malformed: number };
 
 /**
  * Token transfers and current holdings, written in the block transaction (so a crash or a reorg never leaves
- * holdings out of step with the checkpoint). `onCommit` wakes the background fetchers (properties, metadata);
- * `onRpc` hands them the node the indexer uses, on the first batch.
+ * holdings out of step with the checkpoint). The token properties and metadata are fetched apart, by the token
+ * workers (src/token-workers), which wake on the committed batches' `blocks` events.
  */
 export function createTokensExtension(
-  o: {
-    logger?: Logger;
-    onCommit?: (lastBlock: number) => void;
-    onRpc?: (rpc: import("../../../chain/rpc.js").Rpc) => void;
-  } = {},
+  o: { logger?: Logger } = {},
 ): IndexerExtension & { stats: TokensExtensionStats } {
   const stats: TokensExtensionStats = { transfers: 0, malformed: 0 };
-  let rpcHandedOver = false;
   return {
     name: "tokens",
     stats,
-    async write(tx, batch, ctx) {
-      if (!rpcHandedOver) {
-        rpcHandedOver = true;
-        o.onRpc?.(ctx.rpc);
-      }
+    async write(tx, batch) {
       const rows = deriveTokenRows(batch);
       for (const m of rows.malformed)
         o.logger?.debug(
@@ -38,8 +29,5 @@ export function createTokensExtension(
       stats.malformed += rows.malformed.length;
     },
     revert: revertTokenRows,
-    afterCommit(lastBlock) {
-      o.onCommit?.(lastBlock);
-    },
   };
 }
