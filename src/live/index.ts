@@ -1,7 +1,7 @@
 import type { Db } from "../db/db.js";
 import { LiveBus, type LiveEvent, type TokenChange, type VerificationResult } from "../events/bus.js";
 import { startPgRelay } from "../events/pg-relay.js";
-import type { ExplorerDb } from "../explorer/token-transfer/service.js";
+import type { ExplorerDeps } from "../explorer/deps.js";
 import type { IndexerExtension } from "../indexer/pipeline/extension.js";
 import { liveUpdatesExtension, notifyLive } from "../indexer/stages/live-notify.js";
 import type { Logger } from "../util/logger.js";
@@ -40,7 +40,7 @@ export function startLiveUpdates(o: {
   databaseUrl?: string | undefined;
   logger: Logger;
   /** Verified names, tags and media gateways of the explorer objects the socket sends. */
-  addressDeps?: Omit<ExplorerDb, "db">;
+  addressDeps?: Omit<ExplorerDeps, "db">;
   serve: boolean;
 }): LiveUpdates {
   const bus = new LiveBus();
