@@ -10,7 +10,10 @@ import Fastify, {
 } from "fastify";
 import type { Config } from "../config/config.js";
 import type { Db } from "../db/db.js";
-import { type ApiV2Options, apiV2Plugin } from "../explorer/api.js";
+import { apiV2Plugin } from "../explorer/api.js";
+import { coinBalanceHistoryDays } from "../explorer/coin-balance/service.js";
+import type { ExplorerDeps } from "../explorer/deps.js";
+import { loadPublicTags } from "../explorer/objects/tags.js";
 import {
   clientErrorHandler,
   frameworkErrorHandler,
@@ -22,6 +25,7 @@ import { registerOps } from "../http/ops.js";
 import { type HttpLimits, serverTimeouts } from "../http/timeouts.js";
 import { type LiveSocketOptions, liveSocketPlugin } from "../live/socket.js";
 import type { Metrics } from "../metrics/registry.js";
+import { metadataFetcherConfigFromEnv } from "../token-workers/metadata/index.js";
 import type { Logger } from "../util/logger.js";
 import { apiV1Plugin, type VerifierHttpDeps } from "../verifier-apis/api-v1/plugin.js";
 import { decodeColonInPath } from "../verifier-apis/bytecode-db/colon-url.js";
@@ -38,7 +42,7 @@ export type AppDeps = {
   logger?: Logger | false;
   health?: HealthSources;
   /** Address-object options of the explorer API (public tags, gateways, verified-contract lookup). */
-  explorer?: ApiV2Options["explorer"];
+  explorer?: Pick<ExplorerDeps, "verified" | "tags" | "gateways">;
   /** The verifier's chains and compilers; without it `/api/v1` is not served. */
   verifier?: VerifierHttpDeps;
   /** Verification jobs and chains; without it the Etherscan (`/api`) and Sourcify (`/sourcify`) APIs are not served. */
@@ -60,6 +64,22 @@ export type App = FastifyInstance;
 export function corsOrigin(list: readonly string[] | undefined): string | string[] {
   if (!list || list.length === 0 || list.includes("*")) return "*";
   return [...list];
+}
+
+/**
+ * The explorer's dependencies, built once. What the caller leaves out comes from the environment, as the CLI's
+ * configuration would read it (PUBLIC_TAGS_FILE, IPFS/ARWEAVE gateways, COIN_BALANCE_HISTORY_DAYS).
+ */
+function explorerDeps(deps: AppDeps): ExplorerDeps {
+  const progress = deps.health?.progress;
+  return {
+    db: deps.db,
+    ...(deps.explorer?.verified ? { verified: deps.explorer.verified } : {}),
+    tags: deps.explorer?.tags ?? loadPublicTags(process.env.PUBLIC_TAGS_FILE),
+    gateways: deps.explorer?.gateways ?? metadataFetcherConfigFromEnv(process.env).gateways,
+    coinBalanceHistoryDays: deps.config.coinBalanceHistoryDays || coinBalanceHistoryDays(process.env),
+    ...(progress ? { caughtUp: () => progress.snapshot().caughtUp } : {}),
+  };
 }
 
 /** Builds the HTTP application; never listens (main.ts does), so tests use `inject`. */
@@ -101,12 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(healthRoutes, { db: deps.db, sources: deps.health ?? {} });
   await app.register(apiV2Plugin, {
     prefix: "/api/v2",
-    db: deps.db,
-    ...(deps.explorer ? { explorer: deps.explorer } : {}),
-    ...(deps.health?.progress ? { caughtUp: () => deps.health!.progress!.snapshot().caughtUp } : {}),
-    ...(deps.config.coinBalanceHistoryDays
-      ? { coinBalanceHistoryDays: deps.config.coinBalanceHistoryDays }
-      : {}),
+    deps: explorerDeps(deps),
     ...(deps.verificationApis && deps.verifier
       ? { verification: { ...deps.verificationApis, lists: deps.verifier.compilers } }
       : {}),

@@ -1,41 +1,68 @@
-import type { FastifyError, FastifyPluginAsync } from "fastify";
-import type { Db } from "../db/db.js";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { FastifyError } from "fastify";
 import { LookoutError } from "../errors/base.js";
 import { type VerificationFormDeps, verificationFormRoutes } from "../verifier-apis/verify-form/plugin.js";
-import { addressListRoutes } from "./address-lists.js";
+import { addressRoutes } from "./address/routes.js";
+import { addressCounterRoutes } from "./address-counters/routes.js";
 import { blockRoutes } from "./block/routes.js";
 import { coinBalanceRoutes } from "./coin-balance/routes.js";
-import { type ExplorerRouteOptions, explorerDeps } from "./deps.js";
-import { dropEmptyOptionalQuery } from "./empty-query.js";
+import type { ExplorerDeps, ResourceOptions } from "./deps.js";
 import { invalidValue, type V2ErrorBody } from "./errors.js";
+import { internalTransactionRoutes } from "./internal-transaction/routes.js";
+import { logRoutes } from "./log/routes.js";
+import { nftRoutes } from "./nft/routes.js";
 import { searchRoutes } from "./search/routes.js";
 import { smartContractRoutes } from "./smart-contract/routes.js";
-import { mainPageRoutes } from "./stats/routes.js";
-import { tokenExplorerRoutes } from "./token-explorer.js";
+import { stateChangeRoutes } from "./state-change/routes.js";
+import { statsRoutes } from "./stats/routes.js";
+import { tokenRoutes } from "./token/routes.js";
+import { tokenBalanceRoutes } from "./token-balance/routes.js";
+import { tokenHolderRoutes } from "./token-holder/routes.js";
+import { tokenInstanceRoutes } from "./token-instance/routes.js";
+import { tokenTransferRoutes } from "./token-transfer/routes.js";
 import { transactionTransfersPreview } from "./token-transfer/service.js";
+import { topAccountRoutes } from "./top-account/routes.js";
 import { transactionRoutes } from "./transaction/routes.js";
-import { transactionListRoutes } from "./transaction-lists.js";
-import { transferListRoutes } from "./transfer-lists.js";
+import { withdrawalRoutes } from "./withdrawal/routes.js";
+
+/** The explorer's resources: one folder each (routes.ts, service.ts, query.ts, view.ts, schema.ts), one line here. */
+const RESOURCES: FastifyPluginAsyncTypebox<ResourceOptions>[] = [
+  addressRoutes,
+  addressCounterRoutes,
+  blockRoutes,
+  coinBalanceRoutes,
+  internalTransactionRoutes,
+  logRoutes,
+  nftRoutes,
+  searchRoutes,
+  smartContractRoutes,
+  stateChangeRoutes,
+  statsRoutes,
+  tokenRoutes,
+  tokenBalanceRoutes,
+  tokenHolderRoutes,
+  tokenInstanceRoutes,
+  tokenTransferRoutes,
+  topAccountRoutes,
+  transactionRoutes,
+  withdrawalRoutes,
+];
 
 export type ApiV2Options = {
-  db: Db;
-  /** Tags, gateways and the verified-contract lookup of the address objects (defaults: none / environment). */
-  explorer?: Omit<ExplorerRouteOptions, "db">;
-  /** Days of `/coin-balance-history-by-day` (COIN_BALANCE_HISTORY_DAYS). */
-  coinBalanceHistoryDays?: number;
+  /** Built once by app/ from the configuration. */
+  deps: ExplorerDeps;
   /** The verify form's routes (config, verification via each method); not served without it. */
   verification?: VerificationFormDeps;
-  /** Whether this process's indexer has reached the head (`/main-page/indexing-status`); absent in `serve`. */
-  caughtUp?: () => boolean;
 };
 
 /**
  * The explorer API (`/api/v2`), Blockscout-compatible. Its own error dialect: 422 with
  * `{"errors":[{"title":"Invalid value","source":{"pointer":...},"detail":...}]}` for bad input.
- * Route modules register themselves here.
  */
-export const apiV2Plugin: FastifyPluginAsync<ApiV2Options> = async (app, _opts) => {
+export const apiV2Plugin: FastifyPluginAsyncTypebox<ApiV2Options> = async (app, opts) => {
   dropEmptyOptionalQuery(app);
+  // Response schemas document the answers; the bodies are written as the views build them, every member in order.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err.validation) {
       const v = err.validation[0];
@@ -63,30 +90,27 @@ export const apiV2Plugin: FastifyPluginAsync<ApiV2Options> = async (app, _opts) 
     req.log.error({ err }, "api/v2 request failed");
     return reply.code(500).send({ message: "Internal server error" } as V2ErrorBody | { message: string });
   });
-  await app.register(tokenExplorerRoutes, { db: _opts.db, ..._opts.explorer });
-  await app.register(coinBalanceRoutes, {
-    db: _opts.db,
-    ...(_opts.coinBalanceHistoryDays ? { days: _opts.coinBalanceHistoryDays } : {}),
-  });
-  await app.register(smartContractRoutes, {
-    db: _opts.db,
-    ...(_opts.explorer?.verified ? { verified: _opts.explorer.verified } : {}),
-  });
-  if (_opts.verification) await app.register(verificationFormRoutes, { deps: _opts.verification });
-  const explorer = { db: _opts.db, ..._opts.explorer };
-  await app.register(blockRoutes, explorer);
-  const previewDeps = explorerDeps(explorer);
-  await app.register(transactionRoutes, {
-    ...explorer,
-    // The token-transfer preview of a transaction's details comes from the token-transfer resource.
-    tokenTransfers: (hash) => transactionTransfersPreview(previewDeps, hash),
-  });
-  await app.register(transactionListRoutes, explorer);
-  await app.register(addressListRoutes, explorer);
-  await app.register(transferListRoutes, explorer);
-  await app.register(mainPageRoutes, {
-    ...explorer,
-    ...(_opts.caughtUp ? { caughtUp: _opts.caughtUp } : {}),
-  });
-  await app.register(searchRoutes, explorer);
+  if (opts.verification) await app.register(verificationFormRoutes, { deps: opts.verification });
+  const options: ResourceOptions = {
+    deps: opts.deps,
+    tokenTransfers: (hash) => transactionTransfersPreview(opts.deps, hash),
+  };
+  for (const resource of RESOURCES) await app.register(resource, options);
 };
+
+/**
+ * The frontend sends an empty filter as an empty member (`type=`, `filter=`: an empty array joined); Blockscout
+ * reads it as no filter. Optional members that are empty are dropped before validation, so they mean "absent";
+ * a required member stays (and is validated as sent).
+ */
+function dropEmptyOptionalQuery(app: Parameters<FastifyPluginAsyncTypebox>[0]): void {
+  app.addHook("preValidation", async (req) => {
+    const query: unknown = req.query;
+    if (!query || typeof query !== "object") return;
+    const schema: { required?: string[] } | undefined = req.routeOptions.schema?.querystring ?? undefined;
+    const required = new Set(schema?.required ?? []);
+    for (const [key, value] of Object.entries(query)) {
+      if (value === "" && !required.has(key)) delete (query as Record<string, unknown>)[key];
+    }
+  });
+}

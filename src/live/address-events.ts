@@ -1,10 +1,11 @@
 import type { Address } from "viem";
 import { fromBytea, toBytea } from "../db/bytes.js";
 import { coinBalanceItem } from "../explorer/coin-balance/view.js";
+import type { ExplorerDeps } from "../explorer/deps.js";
 import { rangeChangedTokens, TOKEN_TYPES, tokenBalances } from "../explorer/token-balance/query.js";
 import { type TokenBalanceItem, tokenBalanceView } from "../explorer/token-balance/view.js";
 import { rangeAddressTransfers } from "../explorer/token-transfer/query.js";
-import { type ExplorerDb, renderTransfers } from "../explorer/token-transfer/service.js";
+import { renderTransfers } from "../explorer/token-transfer/service.js";
 import { rangeAddressTransactions } from "../explorer/transaction/query.js";
 import { renderTransactions } from "../explorer/transaction/service.js";
 import type { LiveHub } from "./hub.js";
@@ -46,7 +47,7 @@ function broadcastPerAddress<R, V>(
  * indexer verified automatically. Every query is bounded by the range and the watched addresses.
  */
 export async function publishAddressEvents(
-  deps: ExplorerDb,
+  deps: ExplorerDeps,
   hub: LiveHub,
   watched: readonly string[],
   from: number,
@@ -143,7 +144,7 @@ export async function publishAddressEvents(
  * `overflow`. A balance that fell to zero is not listed (Lookout keeps no zero balances).
  */
 async function publishTokenBalances(
-  deps: ExplorerDb,
+  deps: ExplorerDeps,
   hub: LiveHub,
   holder: Address,
   tokens: ReadonlySet<string>,

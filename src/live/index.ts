@@ -3,7 +3,7 @@ import { EventBus } from "../events/bus.js";
 import type { ChainEvent, TokenChange, VerificationResult } from "../events/facts.js";
 import { notifyProcesses } from "../events/pg-notify.js";
 import { startPgRelay } from "../events/pg-relay.js";
-import type { ExplorerDb } from "../explorer/token-transfer/service.js";
+import type { ExplorerDeps } from "../explorer/deps.js";
 import type { IndexerExtension } from "../indexer/pipeline/extension.js";
 import { liveNotifyExtension } from "../indexer/stages/live-notify.js";
 import type { Logger } from "../util/logger.js";
@@ -41,7 +41,7 @@ export function startLiveUpdates(o: {
   databaseUrl?: string | undefined;
   logger: Logger;
   /** Verified names, tags and media gateways of the explorer objects the socket sends. */
-  addressDeps?: Omit<ExplorerDb, "db">;
+  addressDeps?: Omit<ExplorerDeps, "db">;
   serve: boolean;
   /** The process's event bus (a new one when not given). */
   bus?: EventBus;

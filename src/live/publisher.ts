@@ -3,8 +3,8 @@ import type { EventBus } from "../events/bus.js";
 import type { ChainEvent } from "../events/facts.js";
 import { blocksPage } from "../explorer/block/query.js";
 import { renderBlocks } from "../explorer/block/service.js";
+import type { ExplorerDeps } from "../explorer/deps.js";
 import { indexedRange } from "../explorer/stats/query.js";
-import type { ExplorerDb } from "../explorer/token-transfer/service.js";
 import { averageBlockTimeMs } from "../explorer/transaction/query.js";
 import type { Logger } from "../util/logger.js";
 import { publishAddressEvents } from "./address-events.js";
@@ -16,7 +16,7 @@ export type LivePublisherOptions = {
   bus: EventBus;
   hub: LiveHub;
   /** Verified names, tags and media gateways of the explorer objects inside the events. */
-  addressDeps?: Omit<ExplorerDb, "db">;
+  addressDeps?: Omit<ExplorerDeps, "db">;
   logger?: Logger;
   /** `new_block` goes out for at most this many newest blocks of a committed range (catch-up ranges are large). */
   maxBlocksPerRange?: number;
@@ -52,7 +52,7 @@ export function startLivePublisher(o: LivePublisherOptions): LivePublisher {
   const maxBlocks = o.maxBlocksPerRange ?? 5;
   const maxItems = o.maxItemsPerAddress ?? 75;
   const { db, hub } = o;
-  const deps: ExplorerDb = { db, ...(o.addressDeps ?? {}) };
+  const deps: ExplorerDeps = { db, ...(o.addressDeps ?? {}) };
   let queued: { from: number; to: number; head?: number } | null = null;
   let running: Promise<void> | null = null;
   const side = new Set<Promise<void>>();

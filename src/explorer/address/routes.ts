@@ -1,21 +1,15 @@
-import { Type } from "@sinclair/typebox";
-import type { FastifyPluginAsync } from "fastify";
-import type { Address } from "viem";
-import { type ExplorerRouteOptions, explorerDeps } from "../deps.js";
-import { ADDRESS_HASH_PATTERN } from "../errors.js";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { ResourceOptions } from "../deps.js";
+import { answers } from "../errors.js";
+import { AddressSchema } from "../objects/address-schema.js";
+import { ADDRESS_PARAMS, lower } from "../params.js";
 import { addressDetails } from "./service.js";
 
-const Params = Type.Object({ address_hash_param: Type.String({ pattern: ADDRESS_HASH_PATTERN }) });
-
 /** GET /addresses/{h}: an unknown address gets a stub, never a 404 (upstream since 6.10). */
-export const addressDetailsRoutes: FastifyPluginAsync<ExplorerRouteOptions> = async (app, opts) => {
-  const deps = explorerDeps(opts);
+export const addressRoutes: FastifyPluginAsyncTypebox<ResourceOptions> = async (app, { deps }) => {
   app.get(
     "/addresses/:address_hash_param",
-    { schema: { params: Params, tags: ["addresses"] } },
-    async (req) => {
-      const { address_hash_param } = req.params as { address_hash_param: string };
-      return addressDetails(deps.db, address_hash_param.toLowerCase() as Address, deps);
-    },
+    { schema: { params: ADDRESS_PARAMS, tags: ["addresses"], response: answers(AddressSchema) } },
+    async (req) => addressDetails(deps.db, lower(req.params.address_hash_param), deps),
   );
 };

@@ -3,8 +3,8 @@ import { fromByteaOrNull, toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import { getCoinBalanceSummary } from "../coin-balance/service.js";
 import type { CoinBalanceSummary } from "../coin-balance/view.js";
+import type { ExplorerDeps } from "../deps.js";
 import {
-  type AddressDeps,
   type AddressFactColumns,
   addressFactsSubquery,
   addressObjectFromColumns,
@@ -53,7 +53,9 @@ type FlagsRow = TokenColumns &
 export async function addressDetails(
   db: Queryable,
   address: Address,
-  deps: AddressDeps & { coinBalance?: (db: Queryable, a: Address) => Promise<CoinBalanceSummary> },
+  deps: Omit<ExplorerDeps, "db"> & {
+    coinBalance?: (db: Queryable, a: Address) => Promise<CoinBalanceSummary>;
+  },
 ): Promise<AddressDetails> {
   const a = toBytea(address);
   const verifiedSelf = (deps.verified ?? NO_VERIFIED_CONTRACTS)([address.toLowerCase() as Address]);

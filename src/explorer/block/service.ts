@@ -1,6 +1,6 @@
 import type { Address, Hex } from "viem";
-import type { Queryable } from "../../db/db.js";
-import { type AddressDeps, loadAddressObjects } from "../objects/address-facts.js";
+import type { ExplorerDeps } from "../deps.js";
+import { loadAddressObjects } from "../objects/address-facts.js";
 import { PAGE_SIZE, splitPage } from "../paging.js";
 import {
   type BlockRow,
@@ -13,10 +13,8 @@ import {
 } from "./query.js";
 import { type BlockObject, blockView, minerOf } from "./view.js";
 
-export type BlockDeps = AddressDeps & { db: Queryable };
-
 /** Block objects of a list: miners' address objects and fees loaded once for all. */
-export async function renderBlocks(deps: BlockDeps, rows: readonly BlockRow[]): Promise<BlockObject[]> {
+export async function renderBlocks(deps: ExplorerDeps, rows: readonly BlockRow[]): Promise<BlockObject[]> {
   if (!rows.length) return [];
   const [miners, rewards] = await Promise.all([
     loadAddressObjects(deps.db, rows.map(minerOf), deps),
@@ -35,7 +33,7 @@ export async function renderBlocks(deps: BlockDeps, rows: readonly BlockRow[]): 
 }
 
 /** `/blocks/{number or hash}`: null when not indexed (404). */
-export async function blockDetails(deps: BlockDeps, id: { number: number } | { hash: Hex }) {
+export async function blockDetails(deps: ExplorerDeps, id: { number: number } | { hash: Hex }) {
   const row = "number" in id ? await blockByNumber(deps.db, id.number) : await blockByHash(deps.db, id.hash);
   if (!row) return null;
   const [miners, rewards, internal] = await Promise.all([
@@ -53,19 +51,23 @@ const blockCursor = (r: BlockRow) => ({ block_number: r.number });
  * `/blocks?type=block|uncle|reorg`. Lookout keeps only the canonical chain (a reorg deletes the replaced blocks),
  * so uncles and reorgs are empty lists.
  */
-export async function blocksList(deps: BlockDeps, type: "block" | "uncle" | "reorg", before: number | null) {
+export async function blocksList(
+  deps: ExplorerDeps,
+  type: "block" | "uncle" | "reorg",
+  before: number | null,
+) {
   if (type !== "block") return { items: [], next_page_params: null };
   const p = splitPage(await blocksPage(deps.db, before, PAGE_SIZE + 1), blockCursor);
   return { items: await renderBlocks(deps, p.rows), next_page_params: p.next_page_params };
 }
 
 /** `/addresses/{h}/blocks-validated`. */
-export async function blocksValidated(deps: BlockDeps, miner: Address, before: number | null) {
+export async function blocksValidated(deps: ExplorerDeps, miner: Address, before: number | null) {
   const p = splitPage(await minerBlocksPage(deps.db, miner, before, PAGE_SIZE + 1), blockCursor);
   return { items: await renderBlocks(deps, p.rows), next_page_params: p.next_page_params };
 }
 
 /** The newest `n` blocks (home page). */
-export async function recentBlocks(deps: BlockDeps, n: number) {
+export async function recentBlocks(deps: ExplorerDeps, n: number) {
   return renderBlocks(deps, await blocksPage(deps.db, null, n));
 }

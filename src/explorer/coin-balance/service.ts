@@ -33,7 +33,7 @@ export async function getCoinBalanceSummary(db: Queryable, address: string): Pro
 export const DEFAULT_COIN_BALANCE_HISTORY_DAYS = 10;
 
 /** `COIN_BALANCE_HISTORY_DAYS` as upstream; a missing or malformed value means the default. */
-export function coinBalanceHistoryDays(env: NodeJS.ProcessEnv = process.env): number {
+export function coinBalanceHistoryDays(env: Record<string, string | undefined>): number {
   const n = Number(env.COIN_BALANCE_HISTORY_DAYS);
   return Number.isInteger(n) && n > 0 && n <= 3650 ? n : DEFAULT_COIN_BALANCE_HISTORY_DAYS;
 }

@@ -1,7 +1,7 @@
 import type { Address, Hex } from "viem";
+import type { ExplorerDeps } from "../deps.js";
 import { loadAddressObjects } from "../objects/address-facts.js";
 import { PAGE_SIZE, splitPage } from "../paging.js";
-import type { ExplorerDb } from "../token-transfer/service.js";
 import {
   addressInternalTxsPage,
   allInternalTxsPage,
@@ -12,7 +12,7 @@ import {
 } from "./query.js";
 import { internalTxAddresses, internalTxCursor, internalTxView } from "./view.js";
 
-async function page(deps: ExplorerDb, rows: InternalTxRow[], keep: Record<string, unknown> = {}) {
+async function page(deps: ExplorerDeps, rows: InternalTxRow[], keep: Record<string, unknown> = {}) {
   const p = splitPage(rows, internalTxCursor, keep);
   const addresses = await loadAddressObjects(deps.db, internalTxAddresses(p.rows), deps);
   return { items: p.rows.map((r) => internalTxView(r, addresses)), next_page_params: p.next_page_params };
@@ -22,13 +22,13 @@ async function page(deps: ExplorerDb, rows: InternalTxRow[], keep: Record<string
  * `/transactions/{hash}/internal-transactions`. A block indexed without traces has no frames: the list is empty,
  * as Blockscout's is while a block's internal transactions are not fetched.
  */
-export async function transactionInternalTxs(deps: ExplorerDb, hash: Hex, afterIndex: number | null) {
+export async function transactionInternalTxs(deps: ExplorerDeps, hash: Hex, afterIndex: number | null) {
   return page(deps, await transactionInternalTxsPage(deps.db, hash, afterIndex, PAGE_SIZE + 1));
 }
 
 /** `/addresses/{h}/internal-transactions` (`filter=from|to`). */
 export async function addressInternalTxs(
-  deps: ExplorerDb,
+  deps: ExplorerDeps,
   address: Address,
   direction: InternalTxDirection,
   before: InternalTxCursor | null,
@@ -38,6 +38,6 @@ export async function addressInternalTxs(
 }
 
 /** `/internal-transactions`: the chain's frames, newest first (top-level calls left out, as in the other lists). */
-export async function allInternalTxs(deps: ExplorerDb, before: InternalTxCursor | null) {
+export async function allInternalTxs(deps: ExplorerDeps, before: InternalTxCursor | null) {
   return page(deps, await allInternalTxsPage(deps.db, before, PAGE_SIZE + 1));
 }

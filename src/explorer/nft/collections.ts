@@ -1,9 +1,11 @@
 import type { Address } from "viem";
 import { fromBytea, toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
-import type { Gateways, TokenMetadata } from "../../token-workers/metadata/index.js";
-import { type AddressDeps, loadAddressObject } from "../objects/address-facts.js";
+import type { TokenMetadata } from "../../token-workers/metadata/index.js";
+import type { ExplorerDeps } from "../deps.js";
+import { loadAddressObject } from "../objects/address-facts.js";
 import { NFT_TYPES, type NftType } from "../objects/nft-params.js";
+import { isUnique, type TokenInstanceObject, tokenInstanceView } from "../objects/token-instance-view.js";
 import {
   TOKEN_COLUMNS,
   type TokenColumns,
@@ -12,7 +14,7 @@ import {
   tokenView,
 } from "../objects/token-view.js";
 import { PAGE_SIZE } from "./query.js";
-import { isUnique, nftItemValue, type TokenInstanceObject, tokenInstanceView } from "./view.js";
+import { nftItemValue } from "./view.js";
 
 export type CollectionCursor = { tokenAddress: Address; tokenType: NftType };
 
@@ -46,7 +48,7 @@ export async function nftCollectionsPage(
   holder: Address,
   types: readonly NftType[],
   cursor: CollectionCursor | null,
-  deps: AddressDeps & { gateways: Partial<Gateways> },
+  deps: Omit<ExplorerDeps, "db">,
 ): Promise<NftCollectionsPage> {
   const cursorRank = cursor ? NFT_TYPES.indexOf(cursor.tokenType) : -1;
   const ranked = types.filter((t) => NFT_TYPES.indexOf(t) >= cursorRank);
@@ -99,7 +101,7 @@ export async function nftCollectionsPage(
           unique: isUnique(i.token_type, i.id_supply),
           owner,
           holder,
-          gateways: deps.gateways,
+          gateways: deps.gateways ?? {},
         }),
         token_type: i.token_type,
         value: nftItemValue(i.token_type, i.value, r.t_decimals),

@@ -1,15 +1,14 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "@sinclair/typebox";
-import type { FastifyPluginAsync } from "fastify";
-import type { Address } from "viem";
-import { type ExplorerRouteOptions, explorerDeps } from "../deps.js";
-import { ADDRESS_HASH_PATTERN } from "../errors.js";
+import type { ResourceOptions } from "../deps.js";
+import { ADDRESS_HASH_PATTERN, answers } from "../errors.js";
 import { parseNftCursor, parseNftTypes } from "../objects/nft-params.js";
+import { ADDRESS_PARAMS, lower } from "../params.js";
 import { nftCollectionsPage } from "./collections.js";
-import { NftPageSchema } from "./schema.js";
+import { NftCollectionsPageSchema, NftPageSchema } from "./schema.js";
 import { nftPage } from "./service.js";
 import { type NftPage, serializeNftPage } from "./view.js";
 
-const Params = Type.Object({ address_hash_param: Type.String({ pattern: ADDRESS_HASH_PATTERN }) });
 const PagingQuery = {
   type: Type.Optional(Type.String()),
   items_count: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
@@ -24,50 +23,50 @@ const NftQuery = Type.Object({
 });
 const CollectionsQuery = Type.Object(PagingQuery);
 
-type NftQueryT = {
-  type?: string;
-  token_contract_address_hash?: string;
-  token_id?: string;
-  token_type?: string;
-};
-
 /** GET /addresses/{h}/nft and /addresses/{h}/nft/collections. */
-export const addressNftRoutes: FastifyPluginAsync<ExplorerRouteOptions> = async (app, opts) => {
-  const deps = explorerDeps(opts);
+export const nftRoutes: FastifyPluginAsyncTypebox<ResourceOptions> = async (app, { deps }) => {
   app.get(
     "/addresses/:address_hash_param/nft",
     {
       schema: {
-        params: Params,
+        params: ADDRESS_PARAMS,
         querystring: NftQuery,
         tags: ["addresses"],
-        response: { 200: NftPageSchema },
+        response: answers(NftPageSchema),
       },
       // The schema documents the page; serializeNftPage writes it (shared owner and token objects once per page).
-      serializerCompiler: () => (page) => serializeNftPage(page as NftPage),
+      serializerCompiler: ({ httpStatus }) =>
+        httpStatus === "200" ? (page) => serializeNftPage(page as NftPage) : (data) => JSON.stringify(data),
     },
-    async (req) => {
-      const { address_hash_param } = req.params as { address_hash_param: string };
-      const q = req.query as NftQueryT;
-      const types = parseNftTypes(q.type);
-      const cursor = parseNftCursor(q);
-      return nftPage(deps.db, address_hash_param.toLowerCase() as Address, types, cursor, deps);
-    },
+    async (req) =>
+      nftPage(
+        deps.db,
+        lower(req.params.address_hash_param),
+        parseNftTypes(req.query.type),
+        parseNftCursor(req.query),
+        deps,
+      ),
   );
   app.get(
     "/addresses/:address_hash_param/nft/collections",
-    { schema: { params: Params, querystring: CollectionsQuery, tags: ["addresses"] } },
+    {
+      schema: {
+        params: ADDRESS_PARAMS,
+        querystring: CollectionsQuery,
+        tags: ["addresses"],
+        response: answers(NftCollectionsPageSchema),
+      },
+    },
     async (req) => {
-      const { address_hash_param } = req.params as { address_hash_param: string };
-      const q = req.query as NftQueryT;
+      const q = req.query;
       const types = parseNftTypes(q.type);
       const cursor = q.token_contract_address_hash
         ? {
-            tokenAddress: q.token_contract_address_hash.toLowerCase() as Address,
+            tokenAddress: lower(q.token_contract_address_hash),
             tokenType: parseNftCursor({ ...q, token_id: "0" })!.tokenType,
           }
         : null;
-      return nftCollectionsPage(deps.db, address_hash_param.toLowerCase() as Address, types, cursor, deps);
+      return nftCollectionsPage(deps.db, lower(req.params.address_hash_param), types, cursor, deps);
     },
   );
 };

@@ -32,3 +32,21 @@ export const NftPageSchema = Type.Object({
     }),
   ),
 });
+
+/** One item of /addresses/{h}/nft/collections (collections.ts NftCollectionItem). */
+export const NftCollectionSchema = Type.Object({
+  token: nullable(TokenObjectSchema),
+  amount: Type.String(),
+  token_instances: Type.Array(NftItemSchema),
+});
+
+export const NftCollectionsPageSchema = Type.Object({
+  items: Type.Array(NftCollectionSchema),
+  next_page_params: nullable(
+    Type.Object({
+      items_count: Type.Integer(),
+      token_contract_address_hash: Type.String(),
+      token_type: Type.String(),
+    }),
+  ),
+});

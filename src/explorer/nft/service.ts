@@ -1,12 +1,8 @@
 import { type Address, getAddress } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
-import type { Gateways } from "../../token-workers/metadata/index.js";
-import {
-  type AddressDeps,
-  addressObjectFromColumns,
-  NO_VERIFIED_CONTRACTS,
-} from "../objects/address-facts.js";
+import type { ExplorerDeps } from "../deps.js";
+import { addressObjectFromColumns, NO_VERIFIED_CONTRACTS } from "../objects/address-facts.js";
 import type { NftCursor, NftType } from "../objects/nft-params.js";
 import { PAGE_SIZE, queryNftPage } from "./query.js";
 import { type NftPage, type NftPageContext, nftItemView, pageTokenViews } from "./view.js";
@@ -20,7 +16,7 @@ export async function nftPage(
   holder: Address,
   types: readonly NftType[],
   cursor: NftCursor | null,
-  deps: AddressDeps & { gateways: Partial<Gateways> },
+  deps: Omit<ExplorerDeps, "db">,
 ): Promise<NftPage> {
   const verifiedSelf = (deps.verified ?? NO_VERIFIED_CONTRACTS)([holder.toLowerCase() as Address]);
   // A rejected lookup must not go unhandled while the page query is still running.
@@ -32,7 +28,7 @@ export async function nftPage(
   const ctx: NftPageContext = {
     holderHash: getAddress(holder),
     owner,
-    gateways: deps.gateways,
+    gateways: deps.gateways ?? {},
     token: pageTokenViews(),
   };
   const items = page.map((r) => nftItemView(r, ctx));

@@ -2,6 +2,7 @@ import type { Address } from "viem";
 import { INDEXED_CHAIN_ID_SQL } from "../../chain-store/checkpoint.js";
 import { fromBytea, toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
+import type { ExplorerDeps } from "../deps.js";
 import { type AddressFacts, type AddressObject, addressView, unknownAddressFacts } from "./address-view.js";
 import { NO_TAGS, type PublicTags } from "./tags.js";
 
@@ -16,7 +17,8 @@ export type VerifiedContractLookup = ((
 
 export const NO_VERIFIED_CONTRACTS: VerifiedContractLookup = async () => new Map();
 
-export type AddressDeps = { verified?: VerifiedContractLookup; tags?: PublicTags };
+/** The parts of ExplorerDeps that address objects read (the database comes separately). */
+type AddressDeps = Omit<ExplorerDeps, "db">;
 
 const lower = (a: string) => a.toLowerCase() as Address;
 

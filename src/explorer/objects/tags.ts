@@ -57,7 +57,7 @@ export function parsePublicTags(json: unknown): PublicTags {
 const cache = new Map<string, PublicTags>();
 
 /** The tags of PUBLIC_TAGS_FILE (read once per path); no file configured → no tags. */
-export function loadPublicTags(path: string | undefined = process.env.PUBLIC_TAGS_FILE): PublicTags {
+export function loadPublicTags(path: string | undefined): PublicTags {
   if (!path) return NO_TAGS;
   let tags = cache.get(path);
   if (!tags) {

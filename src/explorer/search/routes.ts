@@ -1,9 +1,10 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "@sinclair/typebox";
-import type { FastifyPluginAsync } from "fastify";
-import { type ExplorerRouteOptions, explorerDeps } from "../deps.js";
-import { ADDRESS_HASH_PATTERN } from "../errors.js";
-import { PAGING } from "../params.js";
+import type { ResourceOptions } from "../deps.js";
+import { ADDRESS_HASH_PATTERN, answers } from "../errors.js";
+import { lower, PAGING } from "../params.js";
 import type { NameCursor } from "./query.js";
+import { QuickSearchSchema, RedirectSchema, SearchResultSchema } from "./schema.js";
 import { checkRedirect, search, searchResults } from "./service.js";
 
 const SearchQuery = Type.Object({ q: Type.String({ maxLength: 256 }), ...PAGING });
@@ -20,18 +21,16 @@ const SearchPageQuery = Type.Object({
   transaction_hash: Type.Optional(Type.String()),
   inserted_at: Type.Optional(Type.String()),
 });
-type SearchPageQueryT = {
-  q: string;
+
+/** The cursor of a search page, when the query carries a whole one (else the first page). */
+function nameCursor(q: {
   item_type?: "token" | "contract";
   name?: string;
   address_hash?: string;
   holders_count?: number | "null";
-};
-
-/** The cursor of a search page, when the query carries a whole one (else the first page). */
-function nameCursor(q: SearchPageQueryT): NameCursor | null {
+}): NameCursor | null {
   if (!q.item_type || q.name === undefined || !q.address_hash) return null;
-  const address = q.address_hash.toLowerCase() as `0x${string}`;
+  const address = lower(q.address_hash);
   return q.item_type === "contract"
     ? { kind: "contract", name: q.name, address }
     : {
@@ -43,17 +42,20 @@ function nameCursor(q: SearchPageQueryT): NameCursor | null {
 }
 
 /** /search, /search/quick, /search/check-redirect. */
-export const searchRoutes: FastifyPluginAsync<ExplorerRouteOptions> = async (app, opts) => {
-  const deps = explorerDeps(opts);
-  const q = (req: { query: unknown }) => (req.query as { q: string }).q;
-  app.get("/search", { schema: { querystring: SearchPageQuery, tags: ["search"] } }, async (req) => {
-    const query = req.query as SearchPageQueryT;
-    return searchResults(deps, query.q, nameCursor(query));
-  });
-  app.get("/search/quick", { schema: { querystring: SearchQuery, tags: ["search"] } }, async (req) =>
-    search(deps, q(req)),
+export const searchRoutes: FastifyPluginAsyncTypebox<ResourceOptions> = async (app, { deps }) => {
+  app.get(
+    "/search",
+    { schema: { querystring: SearchPageQuery, tags: ["search"], response: answers(SearchResultSchema) } },
+    async (req) => searchResults(deps, req.query.q, nameCursor(req.query)),
   );
-  app.get("/search/check-redirect", { schema: { querystring: SearchQuery, tags: ["search"] } }, async (req) =>
-    checkRedirect(deps, q(req)),
+  app.get(
+    "/search/quick",
+    { schema: { querystring: SearchQuery, tags: ["search"], response: answers(QuickSearchSchema) } },
+    async (req) => search(deps, req.query.q),
+  );
+  app.get(
+    "/search/check-redirect",
+    { schema: { querystring: SearchQuery, tags: ["search"], response: answers(RedirectSchema) } },
+    async (req) => checkRedirect(deps, req.query.q),
   );
 };

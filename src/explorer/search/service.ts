@@ -1,7 +1,7 @@
 import type { Address, Hex } from "viem";
 import { fromBytea } from "../../db/bytes.js";
-import type { Queryable } from "../../db/db.js";
-import { type AddressDeps, loadAddressFacts, NO_VERIFIED_CONTRACTS } from "../objects/address-facts.js";
+import type { ExplorerDeps } from "../deps.js";
+import { loadAddressFacts, NO_VERIFIED_CONTRACTS } from "../objects/address-facts.js";
 import { PAGE_SIZE } from "../paging.js";
 import {
   addressKnown,
@@ -24,8 +24,6 @@ import {
   transactionItem,
 } from "./view.js";
 
-export type SearchDeps = AddressDeps & { db: Queryable };
-
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const HASH = /^0x[0-9a-fA-F]{64}$/;
 const NUMBER = /^[0-9]{1,15}$/;
@@ -37,7 +35,7 @@ const MIN_TEXT_LENGTH = 3;
  * word of the name). The first page (50) of results; searchPage pages on.
  */
 export async function searchResults(
-  deps: SearchDeps,
+  deps: ExplorerDeps,
   q: string,
   after: NameCursor | null,
 ): Promise<{ items: SearchItem[]; next_page_params: SearchPageParams | null }> {
@@ -71,7 +69,7 @@ export async function searchResults(
 }
 
 /** The first page of results (`/search/quick`, `/search/check-redirect`). */
-export async function search(deps: SearchDeps, q: string): Promise<SearchItem[]> {
+export async function search(deps: ExplorerDeps, q: string): Promise<SearchItem[]> {
   return (await searchResults(deps, q, null)).items;
 }
 
@@ -94,7 +92,7 @@ export type SearchPageParams = {
  * order, at most one page past the cursor).
  */
 export async function searchPage(
-  deps: SearchDeps,
+  deps: ExplorerDeps,
   q: string,
   after: NameCursor | null,
 ): Promise<{ items: SearchItem[]; next_page_params: SearchPageParams | null }> {
@@ -153,7 +151,7 @@ export async function searchPage(
 }
 
 /** `/search/check-redirect`: where a query for exactly one address, transaction or block leads. */
-export async function checkRedirect(deps: SearchDeps, q: string): Promise<RedirectResult> {
+export async function checkRedirect(deps: ExplorerDeps, q: string): Promise<RedirectResult> {
   const text = q.trim();
   if (ADDRESS.test(text)) return redirectView((await search(deps, text)).find((i) => i.type === "address"));
   if (HASH.test(text) || NUMBER.test(text))

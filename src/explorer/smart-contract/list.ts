@@ -1,7 +1,8 @@
 import type { Address } from "viem";
 import { fromBytea, toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
-import { type AddressDeps, loadAddressObjects } from "../objects/address-facts.js";
+import type { ExplorerDeps } from "../deps.js";
+import { loadAddressObjects } from "../objects/address-facts.js";
 
 export const CONTRACTS_PAGE_SIZE = 50;
 
@@ -50,7 +51,7 @@ export async function contractsPage(
   db: Queryable,
   chainId: string,
   o: { q?: string | undefined; filter?: ContractsFilter | undefined; before?: number | undefined },
-  deps: AddressDeps,
+  deps: Omit<ExplorerDeps, "db">,
 ) {
   const q = o.q?.trim() || null;
   const asAddress = q && /^0x[0-9a-fA-F]{40}$/.test(q) ? toBytea(q) : null;

@@ -1,13 +1,13 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "@sinclair/typebox";
-import type { FastifyPluginAsync } from "fastify";
-import type { Db } from "../../db/db.js";
-import { ADDRESS_HASH_PATTERN } from "../errors.js";
-import type { VerifiedContractLookup } from "../objects/address-facts.js";
-import { indexedChainId } from "../transaction/query.js";
-import { type ContractsFilter, contractsCounters, contractsPage } from "./list.js";
+import type { ResourceOptions } from "../deps.js";
+import { answers, NOT_FOUND } from "../errors.js";
+import { indexedChainId } from "../objects/verified-store.js";
+import { ADDRESS_PARAMS, lower } from "../params.js";
+import { contractsCounters, contractsPage } from "./list.js";
+import { SmartContractSchema, SmartContractsCountersSchema, SmartContractsPageSchema } from "./schema.js";
 import { smartContract } from "./service.js";
 
-const Params = Type.Object({ address_hash_param: Type.String({ pattern: ADDRESS_HASH_PATTERN }) });
 const ListQuery = Type.Object({
   q: Type.Optional(Type.String({ maxLength: 256 })),
   filter: Type.Optional(Type.Union([Type.Literal("solidity"), Type.Literal("vyper"), Type.Literal("yul")])),
@@ -16,40 +16,33 @@ const ListQuery = Type.Object({
 });
 
 /**
- * GET /smart-contracts/{h}: the contract tab of the frontend: verified source, ABI, compiler, settings, match type
- * and constructor arguments from our verified-contract store; code only for an unverified contract we indexed.
+ * /smart-contracts (verified contracts, newest first), its counters, and GET /smart-contracts/{h}: the contract tab
+ * of the frontend: verified source, ABI, compiler, settings, match type and constructor arguments from our
+ * verified-contract store; code only for an unverified contract we indexed.
  */
-export const smartContractRoutes: FastifyPluginAsync<{ db: Db; verified?: VerifiedContractLookup }> = async (
-  app,
-  { db, verified },
-) => {
-  const addressDeps = verified ? { verified } : {};
+export const smartContractRoutes: FastifyPluginAsyncTypebox<ResourceOptions> = async (app, { deps }) => {
+  const tags = ["smart-contracts"];
   app.get(
     "/smart-contracts",
-    { schema: { querystring: ListQuery, tags: ["smart-contracts"] } },
+    { schema: { querystring: ListQuery, tags, response: answers(SmartContractsPageSchema) } },
     async (req) => {
-      const q = req.query as { q?: string; filter?: ContractsFilter; smart_contract_id?: number };
-      const chainId = await indexedChainId(db);
+      const q = req.query;
+      const chainId = await indexedChainId(deps.db);
       if (chainId === null) return { items: [], next_page_params: null };
-      return contractsPage(
-        db,
-        chainId,
-        { q: q.q, filter: q.filter, before: q.smart_contract_id },
-        addressDeps,
-      );
+      // The address objects carry public tags, as on every other page (Blockscout's AddressView everywhere).
+      return contractsPage(deps.db, chainId, { q: q.q, filter: q.filter, before: q.smart_contract_id }, deps);
     },
   );
-  app.get("/smart-contracts/counters", { schema: { tags: ["smart-contracts"] } }, async () => {
-    const chainId = await indexedChainId(db);
-    return contractsCounters(db, chainId ?? "0");
-  });
-
+  app.get(
+    "/smart-contracts/counters",
+    { schema: { tags, response: answers(SmartContractsCountersSchema) } },
+    async () => contractsCounters(deps.db, (await indexedChainId(deps.db)) ?? "0"),
+  );
   app.get(
     "/smart-contracts/:address_hash_param",
-    { schema: { params: Params, tags: ["smart-contracts"] } },
-    async (req, reply) => {
-      const address = (req.params as { address_hash_param: string }).address_hash_param.toLowerCase();
-      return (await smartContract(db, address, verified)) ?? reply.code(404).send({ message: "Not found" });
-    },
+    { schema: { params: ADDRESS_PARAMS, tags, response: answers(SmartContractSchema, { notFound: true }) } },
+    async (req, reply) =>
+      (await smartContract(deps.db, lower(req.params.address_hash_param), deps.verified)) ??
+      reply.code(404).send(NOT_FOUND),
   );
 };

@@ -1,12 +1,12 @@
 import type { Address, Hex } from "viem";
 import { fromBytea, toBytea } from "../../db/bytes.js";
-import { type AddressDeps, loadAddressFacts } from "../objects/address-facts.js";
+import type { ExplorerDeps } from "../deps.js";
+import { loadAddressFacts } from "../objects/address-facts.js";
 import { addressView } from "../objects/address-view.js";
 import { checksummed } from "../objects/checksum.js";
 import { type TokenObject, tokenFactsFromRow, tokenView } from "../objects/token-view.js";
 import { PAGE_SIZE } from "../paging.js";
 import { type TokenTransferRow, transactionTransfersPage } from "../token-transfer/query.js";
-import type { ExplorerDb } from "../token-transfer/service.js";
 import {
   type BlockTransferRow,
   blockTransactionsUpTo,
@@ -70,7 +70,7 @@ function tokenMove(r: BlockTransferRow | TokenTransferRow, type: string | null):
  * Native coin balances at the end of `block` of these addresses: the coin balance history; an address with no
  * history row there had none, when the index starts at genesis (else unknown).
  */
-async function coinBalancesBefore(deps: ExplorerDb, addresses: readonly string[], block: number) {
+async function coinBalancesBefore(deps: ExplorerDeps, addresses: readonly string[], block: number) {
   const [rows, start] = await Promise.all([
     coinBalancesAt(
       deps.db,
@@ -89,7 +89,7 @@ async function coinBalancesBefore(deps: ExplorerDb, addresses: readonly string[]
  * Token balances at the end of block `block - 1`: the balances the index keeps now, less each holder's transfers
  * since `block` (bounded per holder: a holder with more is unknown). The zero address holds nothing.
  */
-async function tokenBalancesBefore(deps: ExplorerDb, moves: readonly TokenMove[], block: number) {
+async function tokenBalancesBefore(deps: ExplorerDeps, moves: readonly TokenMove[], block: number) {
   const keys = new Map<string, HolderKey & { holderHex: string; move: TokenMove }>();
   for (const m of moves)
     for (const holder of [m.from, m.to]) {
@@ -163,7 +163,7 @@ async function tokenBalancesBefore(deps: ExplorerDb, moves: readonly TokenMove[]
  * each holder's tokens its transfers moved; balances before and after it within its block. Null: not indexed.
  */
 export async function transactionStateChanges(
-  deps: ExplorerDb & AddressDeps,
+  deps: ExplorerDeps,
   hash: Hex,
 ): Promise<StateChangeObject[] | null> {
   const txs = await blockTransactionsUpTo(deps.db, hash);

@@ -46,3 +46,11 @@ export const IndexingStatusSchema = Type.Object({
 
 /** BackendVersionConfig (configs.ts). */
 export const BackendVersionSchema = Type.Object({ backend_version: Type.String() });
+
+/** `/transactions/stats` (view.ts TransactionsStats). */
+export const TransactionsStatsSchema = Type.Object({
+  pending_transactions_count: Type.String(),
+  transactions_count_24h: Type.String(),
+  transaction_fees_sum_24h: Type.String(),
+  transaction_fees_avg_24h: Type.String(),
+});

@@ -1,11 +1,11 @@
 import type { Address } from "viem";
+import type { ExplorerDeps } from "../deps.js";
 import { PAGE_SIZE, splitPage } from "../paging.js";
-import type { ExplorerDb } from "../token-transfer/service.js";
 import { TOKEN_TYPES, type TokenType, tokenBalances } from "./query.js";
 import { afterCursor, type TokensCursor, tokenBalanceView, tokensCursor } from "./view.js";
 
 /** `/addresses/{h}/token-balances`: every current balance, unpaged (Blockscout answers a bare array). */
-export async function addressTokenBalances(deps: ExplorerDb, holder: Address) {
+export async function addressTokenBalances(deps: ExplorerDeps, holder: Address) {
   return afterCursor(await tokenBalances(deps.db, holder, TOKEN_TYPES), null).map(tokenBalanceView);
 }
 
@@ -14,7 +14,7 @@ export async function addressTokenBalances(deps: ExplorerDb, holder: Address) {
  * after the cursor: Lookout keeps no index by value (the number of tokens one address holds bounds the work).
  */
 export async function addressTokens(
-  deps: ExplorerDb,
+  deps: ExplorerDeps,
   holder: Address,
   types: readonly TokenType[] | null,
   cursor: TokensCursor | null,

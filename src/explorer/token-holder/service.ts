@@ -1,7 +1,8 @@
 import type { Address } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
-import { type AddressDeps, addressObjectsFromColumns, loadAddressObjects } from "../objects/address-facts.js";
+import type { ExplorerDeps } from "../deps.js";
+import { addressObjectsFromColumns, loadAddressObjects } from "../objects/address-facts.js";
 import {
   type HolderCursor,
   type HolderRow,
@@ -12,7 +13,7 @@ import {
 } from "./query.js";
 import { holdersView } from "./view.js";
 
-async function render(db: Queryable, rows: readonly HolderRow[], deps: AddressDeps) {
+async function render(db: Queryable, rows: readonly HolderRow[], deps: Omit<ExplorerDeps, "db">) {
   const addresses = await loadAddressObjects(
     db,
     rows.slice(0, PAGE_SIZE).map((r) => fromBytea(r.holder)),
@@ -26,7 +27,7 @@ export async function tokenHolders(
   db: Queryable,
   token: Address,
   cursor: HolderCursor | null,
-  deps: AddressDeps,
+  deps: Omit<ExplorerDeps, "db">,
 ) {
   // One statement: the token's type, the page and its holders' address facts.
   const page = await holdersPage(db, token, cursor);
@@ -44,7 +45,7 @@ export async function tokenInstanceHolders(
   token: Address,
   tokenId: bigint,
   cursor: HolderCursor | null,
-  deps: AddressDeps,
+  deps: Omit<ExplorerDeps, "db">,
 ) {
   const type = await tokenType(db, token);
   if (type === null || type === "ERC-20") return null;

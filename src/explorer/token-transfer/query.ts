@@ -4,7 +4,7 @@ import type { Queryable } from "../../db/db.js";
 import type { TokenMetadata } from "../../token-workers/metadata/index.js";
 import { type AddressFactColumns, addressFactsJoin } from "../objects/address-facts.js";
 import { TOKEN_COLUMNS, type TokenColumns } from "../objects/token-view.js";
-import { calleeVerified } from "../transaction/query.js";
+import { calleeVerified } from "../objects/verified-store.js";
 
 /** A token_transfers row with its block and token (numerics as decimal strings). */
 export type TokenTransferRow = TokenColumns & {

@@ -1,12 +1,12 @@
 import type { Address, Hex } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
-import type { Gateways } from "../../token-workers/metadata/index.js";
 import { verifiedAbisFor } from "../decoding/abi.js";
 import { decodeFunctionInput, methodName } from "../decoding/function-input.js";
-import { type AddressDeps, addressObjectsFromFacts } from "../objects/address-facts.js";
+import type { ExplorerDeps } from "../deps.js";
+import { addressObjectsFromFacts } from "../objects/address-facts.js";
+import { indexedChainId } from "../objects/verified-store.js";
 import { PAGE_SIZE, splitPage } from "../paging.js";
-import { indexedChainId } from "../transaction/query.js";
 import {
   addressTransfersPage,
   type TokenTransferRow,
@@ -17,8 +17,6 @@ import {
   transfersPage,
 } from "./query.js";
 import { type TokenTransferItem, tokenTransferView, transferCursor } from "./view.js";
-
-export type ExplorerDb = AddressDeps & { db: Queryable; gateways?: Partial<Gateways> };
 
 /**
  * Method names of the transactions behind the transfers (Transaction.method_name): the rows carry each
@@ -59,7 +57,7 @@ function* rowFacts(rows: readonly TokenTransferRow[]) {
 }
 
 export async function renderTransfers(
-  deps: ExplorerDb,
+  deps: ExplorerDeps,
   rows: readonly TokenTransferRow[],
 ): Promise<TokenTransferItem[]> {
   if (!rows.length) return [];
@@ -71,14 +69,14 @@ export async function renderTransfers(
   return rows.map((r) => tokenTransferView(r, ctx));
 }
 
-async function page(deps: ExplorerDb, rows: TokenTransferRow[], keep: Record<string, unknown> = {}) {
+async function page(deps: ExplorerDeps, rows: TokenTransferRow[], keep: Record<string, unknown> = {}) {
   const p = splitPage(rows, transferCursor, keep);
   return { items: await renderTransfers(deps, p.rows), next_page_params: p.next_page_params };
 }
 
 /** `/transactions/{hash}/token-transfers` (`type=` filters by token type). */
 export async function transactionTokenTransfers(
-  deps: ExplorerDb,
+  deps: ExplorerDeps,
   hash: Hex,
   types: readonly string[] | null,
   after: TransferCursor | null,
@@ -88,14 +86,14 @@ export async function transactionTokenTransfers(
 }
 
 /** The first transfers of a transaction for its details (`token_transfers`, `token_transfers_overflow`). */
-export async function transactionTransfersPreview(deps: ExplorerDb, hash: Hex, limit = PAGE_SIZE) {
+export async function transactionTransfersPreview(deps: ExplorerDeps, hash: Hex, limit = PAGE_SIZE) {
   const rows = await transactionTransfersPage(deps.db, hash, null, null, limit + 1);
   return { items: await renderTransfers(deps, rows.slice(0, limit)), overflow: rows.length > limit };
 }
 
 /** `/addresses/{h}/token-transfers` (`filter=from|to`, `type=`, `token=`). */
 export async function addressTokenTransfers(
-  deps: ExplorerDb,
+  deps: ExplorerDeps,
   address: Address,
   o: { direction: TransferDirection; types: readonly string[] | null; token: Address | null },
   before: TransferCursor | null,
@@ -113,7 +111,7 @@ export async function addressTokenTransfers(
  * `/token-transfers` (`type=`), `/tokens/{h}/transfers` and `/tokens/{h}/instances/{id}/transfers`: newest first.
  */
 export async function tokenTransfers(
-  deps: ExplorerDb,
+  deps: ExplorerDeps,
   scope: TransferScope,
   types: readonly string[] | null,
   before: TransferCursor | null,

@@ -1,9 +1,9 @@
 import type { Address, Hex } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { Gateways } from "../../token-workers/metadata/index.js";
-import { type TokenInstanceObject, tokenInstanceView } from "../nft/view.js";
 import type { AddressObject } from "../objects/address-view.js";
 import { checksummed } from "../objects/checksum.js";
+import { type TokenInstanceObject, tokenInstanceView } from "../objects/token-instance-view.js";
 import { type TokenObject, tokenFactsFromRow, tokenView } from "../objects/token-view.js";
 import type { TokenTransferRow } from "./query.js";
 

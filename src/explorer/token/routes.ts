@@ -1,55 +1,80 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "@sinclair/typebox";
-import type { FastifyPluginAsync } from "fastify";
-import type { Address } from "viem";
-import { type ExplorerRouteOptions, explorerDeps } from "../deps.js";
-import { ADDRESS_HASH_PATTERN } from "../errors.js";
-import { requestMetadataRefetch, tokenInstance, tokenObject } from "./service.js";
+import { InvalidInputError } from "../../errors/base.js";
+import type { ResourceOptions } from "../deps.js";
+import { ADDRESS_HASH_PATTERN, answers, NOT_FOUND } from "../errors.js";
+import { TOKEN_TYPE_LIST } from "../objects/nft-params.js";
+import { TokenObjectSchema } from "../objects/token-schema.js";
+import { ADDRESS_PARAMS, lower, PAGING } from "../params.js";
+import { tokenCounters } from "../token-holder/query.js";
+import { FrontendTokenCounters, FrontendTokensResponse } from "../token-holder/schema.js";
+import { tokenList, tokenObject } from "./service.js";
 
-const TokenParams = Type.Object({ address_hash_param: Type.String({ pattern: ADDRESS_HASH_PATTERN }) });
-const InstanceParams = Type.Object({
-  address_hash_param: Type.String({ pattern: ADDRESS_HASH_PATTERN }),
-  token_id_param: Type.String({ pattern: "^[0-9]{1,78}$" }),
+const ListQuery = Type.Object({
+  ...PAGING,
+  q: Type.Optional(Type.String({ maxLength: 200 })),
+  type: Type.Optional(Type.String()),
+  contract_address_hash: Type.Optional(Type.String({ pattern: ADDRESS_HASH_PATTERN })),
+  holders_count: Type.Optional(Type.String({ pattern: "^[0-9]{1,18}$" })),
+  name: Type.Optional(Type.String()),
+  is_name_null: Type.Optional(Type.String()),
+  market_cap: Type.Optional(Type.String()),
+  fiat_value: Type.Optional(Type.String()),
 });
-type P = { address_hash_param: string; token_id_param: string };
-const NOT_FOUND = { message: "Not found" };
 
-/** GET /tokens/{a}, GET /tokens/{a}/instances/{id}, PATCH /tokens/{a}/instances/{id}/refetch-metadata. */
-export const tokenRoutes: FastifyPluginAsync<ExplorerRouteOptions> = async (app, opts) => {
-  const deps = explorerDeps(opts);
+/** `type` of the token list: upstream's pattern (a 422 otherwise); empty means every type. */
+function listTypes(raw: string | undefined): string[] | null {
+  if (raw === undefined || raw === "") return null;
+  if (!TOKEN_TYPE_LIST.test(raw))
+    throw new InvalidInputError(`Invalid value for type: "${raw}"`, { field: "type" });
+  return [
+    ...new Set(
+      raw
+        .toUpperCase()
+        .replace(/^\[|\]$/g, "")
+        .split(","),
+    ),
+  ];
+}
+
+/** GET /tokens (the list), /tokens/{h} (the token object), /tokens/{h}/counters. Unknown token: 404. */
+export const tokenRoutes: FastifyPluginAsyncTypebox<ResourceOptions> = async (app, { deps }) => {
+  const tags = ["tokens"];
+  app.get(
+    "/tokens",
+    { schema: { querystring: ListQuery, tags, response: answers(FrontendTokensResponse) } },
+    async (req) => {
+      const q = req.query;
+      const cursor =
+        q.contract_address_hash !== undefined && q.holders_count !== undefined
+          ? {
+              address: lower(q.contract_address_hash),
+              holdersCount: BigInt(q.holders_count),
+              name: q.is_name_null === "true" ? null : (q.name ?? ""),
+            }
+          : null;
+      const term = q.q?.trim();
+      return tokenList(deps.db, { types: listTypes(q.type), q: term ? term : null }, cursor);
+    },
+  );
   app.get(
     "/tokens/:address_hash_param",
-    { schema: { params: TokenParams, tags: ["tokens"] } },
+    { schema: { params: ADDRESS_PARAMS, tags, response: answers(TokenObjectSchema, { notFound: true }) } },
     async (req, reply) => {
-      const { address_hash_param } = req.params as P;
-      const token = await tokenObject(deps.db, address_hash_param.toLowerCase() as Address);
+      const token = await tokenObject(deps.db, lower(req.params.address_hash_param));
       return token ?? reply.code(404).send(NOT_FOUND);
     },
   );
   app.get(
-    "/tokens/:address_hash_param/instances/:token_id_param",
-    { schema: { params: InstanceParams, tags: ["tokens"] } },
-    async (req, reply) => {
-      const { address_hash_param, token_id_param } = req.params as P;
-      const instance = await tokenInstance(
-        deps.db,
-        address_hash_param.toLowerCase() as Address,
-        BigInt(token_id_param),
-        deps,
-      );
-      return instance ?? reply.code(404).send(NOT_FOUND);
+    "/tokens/:address_hash_param/counters",
+    {
+      schema: { params: ADDRESS_PARAMS, tags, response: answers(FrontendTokenCounters, { notFound: true }) },
     },
-  );
-  app.patch(
-    "/tokens/:address_hash_param/instances/:token_id_param/refetch-metadata",
-    { schema: { params: InstanceParams, tags: ["tokens"] } },
     async (req, reply) => {
-      const { address_hash_param, token_id_param } = req.params as P;
-      const ok = await requestMetadataRefetch(
-        deps.db,
-        address_hash_param.toLowerCase() as Address,
-        BigInt(token_id_param),
-      );
-      return ok ? { message: "OK" } : reply.code(404).send(NOT_FOUND);
+      const c = await tokenCounters(deps.db, lower(req.params.address_hash_param));
+      return c
+        ? { token_holders_count: c.holders, transfers_count: c.transfers }
+        : reply.code(404).send(NOT_FOUND);
     },
   );
 };

@@ -1,8 +1,8 @@
 import type { Address } from "viem";
 import { fromBytea } from "../../db/bytes.js";
+import type { ExplorerDeps } from "../deps.js";
 import { loadAddressObjects } from "../objects/address-facts.js";
 import { PAGE_SIZE, splitPage } from "../paging.js";
-import type { ExplorerDb } from "../token-transfer/service.js";
 import { type TopAccountsCursor, topAccountsPage } from "./query.js";
 import { topAccountCursor, topAccountView } from "./view.js";
 
@@ -10,7 +10,7 @@ import { topAccountCursor, topAccountView } from "./view.js";
  * `/addresses` (the frontend's top accounts). total_supply is null as in Blockscout without a market-data source
  * (the frontend then hides the percentage column).
  */
-export async function topAccounts(deps: ExplorerDb, after: TopAccountsCursor | null) {
+export async function topAccounts(deps: ExplorerDeps, after: TopAccountsCursor | null) {
   const p = splitPage(await topAccountsPage(deps.db, after, PAGE_SIZE + 1), topAccountCursor);
   const addresses = await loadAddressObjects(
     deps.db,

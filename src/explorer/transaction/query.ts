@@ -1,8 +1,8 @@
 import type { Address, Hex } from "viem";
-import { indexedChainId as chainIdOfIndex, INDEXED_CHAIN_ID_SQL } from "../../chain-store/checkpoint.js";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import { type AddressFactColumns, addressFactsJoin } from "../objects/address-facts.js";
+import { calleeVerified } from "../objects/verified-store.js";
 
 /** A transaction with its block's fields and the facts its view needs, as one row (numerics as strings). */
 export type TransactionRow = {
@@ -65,15 +65,6 @@ const CREATED_FACTS = addressFactsJoin("ac", "t.contract_address");
 const BLOCK_TIME_MS = `(select case when count(*) < 2 then 0
     else round(extract(epoch from max(timestamp) - min(timestamp)) * 1000 / (count(*) - 1)) end::int8
   from (select timestamp from blocks order by number desc limit 101) bt)`;
-
-/**
- * Whether the contract at `callee` or its implementation `impl` is verified on the indexed chain (primary-key
- * probes of verified_contracts): only then does a page look up ABIs to decode inputs.
- */
-export function calleeVerified(callee: string, impl: string): string {
-  return `(${callee} is not null and exists (select 1 from verified_contracts v
-    where v.chain_id = ${INDEXED_CHAIN_ID_SQL} and (v.address = ${callee} or v.address = ${impl})))`;
-}
 
 const COLUMNS = `t.hash, t.block_number, t.index, t.from_address, t.to_address, t.value::text as value, t.nonce,
   t.gas::text as gas, t.gas_price::text as gas_price, t.max_fee_per_gas::text as max_fee_per_gas,
@@ -210,10 +201,4 @@ export async function headBlockNumber(db: Queryable): Promise<number | null> {
 export async function averageBlockTimeMs(db: Queryable): Promise<number> {
   const rows = await db.query<{ ms: number }>(`select ${BLOCK_TIME_MS} as ms`);
   return rows[0]?.ms ?? 0;
-}
-
-/** The chain id of the index, for the verified-contract store's lookups. */
-export async function indexedChainId(db: Queryable): Promise<string | null> {
-  const id = await chainIdOfIndex(db);
-  return id === null ? null : String(id);
 }

@@ -3,21 +3,20 @@ import { fromBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import { verifiedAbisFor } from "../decoding/abi.js";
 import { type DecodedInput, decodeFunctionInput } from "../decoding/function-input.js";
-import { type AddressDeps, addressObjectsFromFacts } from "../objects/address-facts.js";
+import type { ExplorerDeps } from "../deps.js";
+import { addressObjectsFromFacts } from "../objects/address-facts.js";
+import { indexedChainId } from "../objects/verified-store.js";
 import { PAGE_SIZE, splitPage } from "../paging.js";
 import {
   type AddressTxFilter,
   addressTransactionsPage,
   blockTransactionsPage,
-  indexedChainId,
   type TransactionRow,
   type TxCursor,
   transactionByHash,
   transactionsPage,
 } from "./query.js";
 import { type TransactionContext, type TransactionObject, transactionView } from "./view.js";
-
-export type TransactionDeps = AddressDeps & { db: Queryable };
 
 /**
  * Decoded inputs of the rows whose callee has a verified ABI (its own or its implementation's); no statement when
@@ -56,7 +55,7 @@ function* rowFacts(rows: readonly TransactionRow[]) {
  * facts; what is left is the verified-contract lookup and, for verified callees only, the ABIs.
  */
 export async function transactionContext(
-  deps: TransactionDeps,
+  deps: ExplorerDeps,
   rows: readonly TransactionRow[],
 ): Promise<TransactionContext> {
   const [addresses, decoded] = await Promise.all([
@@ -72,7 +71,7 @@ export async function transactionContext(
 }
 
 export async function renderTransactions(
-  deps: TransactionDeps,
+  deps: ExplorerDeps,
   rows: readonly TransactionRow[],
 ): Promise<TransactionObject[]> {
   if (!rows.length) return [];
@@ -87,7 +86,7 @@ export type TokenTransfersOfTransaction = (
 
 /** `/transactions/{hash}`: null when the hash is not indexed (404). */
 export async function transactionDetails(
-  deps: TransactionDeps & { tokenTransfers?: TokenTransfersOfTransaction },
+  deps: ExplorerDeps & { tokenTransfers?: TokenTransfersOfTransaction },
   hash: Hex,
 ): Promise<TransactionObject | null> {
   const row = await transactionByHash(deps.db, hash);
@@ -104,7 +103,7 @@ const txCursor = (r: TransactionRow) => ({ block_number: r.block_number, index: 
 export type TransactionsPage<C> = { items: TransactionObject[]; next_page_params: C | null };
 
 async function page<C extends Record<string, unknown>>(
-  deps: TransactionDeps,
+  deps: ExplorerDeps,
   rows: TransactionRow[],
   cursor: (r: TransactionRow) => C,
   keep: Record<string, unknown> = {},
@@ -114,24 +113,20 @@ async function page<C extends Record<string, unknown>>(
 }
 
 /** `/transactions?filter=validated` (the default). `filter` stays in next_page_params, as Blockscout keeps it. */
-export async function validatedTransactions(deps: TransactionDeps, cursor: TxCursor | null, filter?: string) {
+export async function validatedTransactions(deps: ExplorerDeps, cursor: TxCursor | null, filter?: string) {
   const rows = await transactionsPage(deps.db, cursor, PAGE_SIZE + 1);
   return page(deps, rows, txCursor, filter ? { filter } : {});
 }
 
 /** `/blocks/{n}/transactions`. */
-export async function blockTransactions(
-  deps: TransactionDeps,
-  blockNumber: number,
-  afterIndex: number | null,
-) {
+export async function blockTransactions(deps: ExplorerDeps, blockNumber: number, afterIndex: number | null) {
   const rows = await blockTransactionsPage(deps.db, blockNumber, afterIndex, PAGE_SIZE + 1);
   return page(deps, rows, txCursor);
 }
 
 /** `/addresses/{h}/transactions` (`filter=to|from`). */
 export async function addressTransactions(
-  deps: TransactionDeps,
+  deps: ExplorerDeps,
   address: Address,
   filter: AddressTxFilter,
   cursor: TxCursor | null,
@@ -141,6 +136,6 @@ export async function addressTransactions(
 }
 
 /** The newest `n` transactions (home page). */
-export async function recentTransactions(deps: TransactionDeps, n: number) {
+export async function recentTransactions(deps: ExplorerDeps, n: number) {
   return renderTransactions(deps, await transactionsPage(deps.db, null, n));
 }

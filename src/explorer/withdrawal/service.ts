@@ -1,13 +1,13 @@
 import type { Address, Hex } from "viem";
 import { fromBytea } from "../../db/bytes.js";
+import type { ExplorerDeps } from "../deps.js";
 import { loadAddressObjects } from "../objects/address-facts.js";
 import { PAGE_SIZE, splitPage } from "../paging.js";
-import type { ExplorerDb } from "../token-transfer/service.js";
 import { addressWithdrawalsPage, blockNumberOf, blockWithdrawalsPage } from "./query.js";
 import { addressWithdrawalView, blockWithdrawalView, withdrawalCursor } from "./view.js";
 
 /** `/blocks/{number or hash}/withdrawals`; null for a block we have not indexed (404). */
-export async function blockWithdrawals(deps: ExplorerDb, ref: number | Hex, beforeIndex: bigint | null) {
+export async function blockWithdrawals(deps: ExplorerDeps, ref: number | Hex, beforeIndex: bigint | null) {
   const n = await blockNumberOf(deps.db, ref);
   if (n === null) return null;
   const p = splitPage(await blockWithdrawalsPage(deps.db, n, beforeIndex, PAGE_SIZE + 1), withdrawalCursor);
@@ -23,7 +23,7 @@ export async function blockWithdrawals(deps: ExplorerDb, ref: number | Hex, befo
 }
 
 /** `/addresses/{h}/withdrawals`. */
-export async function addressWithdrawals(deps: ExplorerDb, address: Address, beforeIndex: bigint | null) {
+export async function addressWithdrawals(deps: ExplorerDeps, address: Address, beforeIndex: bigint | null) {
   const p = splitPage(
     await addressWithdrawalsPage(deps.db, address, beforeIndex, PAGE_SIZE + 1),
     withdrawalCursor,

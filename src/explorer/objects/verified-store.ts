@@ -1,0 +1,17 @@
+import { indexedChainId as chainIdOfIndex, INDEXED_CHAIN_ID_SQL } from "../../chain-store/checkpoint.js";
+import type { Queryable } from "../../db/db.js";
+
+/**
+ * Whether the contract at `callee` or its implementation `impl` is verified on the indexed chain (primary-key
+ * probes of verified_contracts): only then does a page look up ABIs to decode inputs.
+ */
+export function calleeVerified(callee: string, impl: string): string {
+  return `(${callee} is not null and exists (select 1 from verified_contracts v
+    where v.chain_id = ${INDEXED_CHAIN_ID_SQL} and (v.address = ${callee} or v.address = ${impl})))`;
+}
+
+/** The chain id of the index, for the verified-contract store's lookups. */
+export async function indexedChainId(db: Queryable): Promise<string | null> {
+  const id = await chainIdOfIndex(db);
+  return id === null ? null : String(id);
+}
