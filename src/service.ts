@@ -118,6 +118,7 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
       reset: mode.reset ?? false,
       db,
       metrics,
+      logger,
     });
     cleanups.push(() => chain.stop());
     const { rpc, anvil } = chain;
