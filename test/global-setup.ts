@@ -10,7 +10,7 @@ import { PGLITE_TEMPLATE } from "./helpers/db.js";
  * database template that each test's in-memory database loads instead of running initdb (seconds each).
  */
 export default async function setup() {
-  execFileSync(process.execPath, ["scripts/build-if-needed.mjs"], { stdio: "inherit" });
+  execFileSync(process.execPath, ["scripts/build.mjs", "--if-needed"], { stdio: "inherit" });
   if (process.env.TEST_DATABASE_URL) return;
   const db = await createPgliteDb();
   await migrate(db);

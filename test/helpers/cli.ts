@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { packagePath } from "../../src/util/package-root.js";
+import { builtCliPath } from "../../src/util/package-root.js";
 
 export type CliProcess = {
   child: ChildProcess;
@@ -43,9 +43,9 @@ process.once("exit", () => {
 
 const matching = (out: string, re: RegExp) => out.split("\n").filter((l) => re.test(l));
 
-/** Runs the built CLI (`dist/cli/main.js`) with the given environment. */
+/** Runs the built CLI (package.json's `bin`) with the given environment. */
 export function runCli(args: string[], env: Record<string, string | undefined>): CliProcess {
-  const child = spawn(process.execPath, [packagePath("dist/cli/main.js"), ...args], {
+  const child = spawn(process.execPath, [builtCliPath(), ...args], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
