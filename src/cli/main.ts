@@ -21,7 +21,8 @@ type Switches = { migrate?: boolean; reset?: boolean };
 
 const SWITCHES = {
   migrate: "Apply database migrations first (`serve` and `work` only check the schema otherwise).",
-  reset: "Allow replacing the index of another chain held by this database (it is wiped).",
+  reset:
+    "Start afresh: `start` without RPC_URL launches a new local chain (forgetting the saved one); allows replacing the index of another chain held by this database (it is wiped).",
   "no-jobs": "Run no verification jobs in this process (same as JOBS=false); submissions are still queued.",
 } as const;
 
