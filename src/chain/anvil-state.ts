@@ -55,6 +55,8 @@ export function saveChainPeriodically(o: {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      // A hung node must not hold up the shutdown's last save for ever.
+      signal: AbortSignal.timeout(30_000),
     });
     const body = (await r.json()) as { result?: unknown; error?: { message: string } };
     if (body.error) throw new Error(`${method}: ${body.error.message}`);

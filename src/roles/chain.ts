@@ -78,6 +78,17 @@ export async function startChain(
       blockTime: config.anvilBlockTime || undefined,
       port: undefined,
       ...(saved ? { loadStatePath: saved.path } : {}),
+    }).catch((cause: unknown) => {
+      // e.g. a state written by another anvil version: say how to get going again.
+      if (!saved) throw cause;
+      throw new LookoutError({
+        code: "anvil_failed",
+        shortMessage: `Could not continue the local chain saved in ${saved.path}.`,
+        cause,
+        metaMessages: [
+          "`lookout start --reset` starts a new local chain (and index); or move that file away.",
+        ],
+      });
     });
     url = anvil.url;
     saver = saveChainPeriodically({
