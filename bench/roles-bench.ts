@@ -12,7 +12,7 @@ import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { freePort, startAnvil } from "../src/chain/anvil.js";
-import { packagePath } from "../src/util/package-root.js";
+import { builtCliPath, packagePath } from "../src/util/package-root.js";
 import { deployActivityContracts, mineActivity, rpc } from "../test/helpers/activity.js";
 import { runLoad } from "./api-load.js";
 
@@ -28,7 +28,7 @@ const log = (s: string) => process.stderr.write(`${s}\n`);
 const children: ChildProcess[] = [];
 
 function cli(args: string[], env: Record<string, string>): { child: ChildProcess; ready: Promise<void> } {
-  const child = spawn(process.execPath, [packagePath("dist/app/cli.js"), ...args], {
+  const child = spawn(process.execPath, [builtCliPath(), ...args], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

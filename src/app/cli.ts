@@ -5,7 +5,7 @@ import { OPTIONS } from "../config/options.js";
 import { migrate } from "../db/migrate.js";
 import { openDb } from "../db/open.js";
 import { LookoutError } from "../errors/base.js";
-import { createLogger } from "../util/logger.js";
+import { createLogger, isTerminal } from "../util/logger.js";
 import { shutdownOnSignals } from "../util/shutdown.js";
 import { type Mode, startService } from "./service.js";
 
@@ -21,7 +21,8 @@ type Switches = { migrate?: boolean; reset?: boolean };
 
 const SWITCHES = {
   migrate: "Apply database migrations first (`serve` and `work` only check the schema otherwise).",
-  reset: "Allow replacing the index of another chain held by this database (it is wiped).",
+  reset:
+    "Start afresh: `start` without RPC_URL launches a new local chain (forgetting the saved one); allows replacing the index of another chain held by this database (it is wiped).",
   "no-jobs": "Run no verification jobs in this process (same as JOBS=false); submissions are still queued.",
 } as const;
 
@@ -142,6 +143,15 @@ async function runService(config: Config, mode: Mode): Promise<number> {
   ]);
 }
 
+/** Why a command failed: plain on a terminal; one JSON record (as the log lines before it) for a file or collector. */
+function reportFailure(message: string, code?: string): void {
+  if (isTerminal()) process.stderr.write(`lookout: ${message}\n`);
+  else
+    process.stderr.write(
+      `${JSON.stringify({ level: 60, time: Date.now(), pid: process.pid, ...(code ? { code } : {}), msg: message })}\n`,
+    );
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === "--help" || command === "-h" || command === "help") {
@@ -188,14 +198,14 @@ export async function main(argv: string[]): Promise<number> {
     return await cmd.run(config, switches);
   } catch (e) {
     if (e instanceof ConfigError) {
-      process.stderr.write(`lookout: invalid configuration: ${e.shortMessage}\n`);
+      reportFailure(`invalid configuration: ${e.shortMessage}`);
       return 2;
     }
     if (e instanceof LookoutError) {
-      process.stderr.write(`lookout: ${e.message}\n`);
+      reportFailure(e.message, e.code);
       return 1;
     }
-    process.stderr.write(`lookout: ${(e as Error)?.stack ?? String(e)}\n`);
+    reportFailure((e as Error)?.stack ?? String(e));
     return 1;
   }
 }

@@ -100,7 +100,13 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
     const live = started(startLive(config, dbs, bus, mode.http, logger));
 
     const chain = started(
-      await startChain(config, { launchAnvil: role === "start", reset: mode.reset ?? false, db, metrics }),
+      await startChain(config, {
+        launchAnvil: role === "start",
+        reset: mode.reset ?? false,
+        db,
+        metrics,
+        logger,
+      }),
     );
     const { rpc, anvil } = chain;
 

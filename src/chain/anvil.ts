@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import { type Hex, toHex } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { LookoutError } from "../errors/base.js";
+import { tiedToThisProcess } from "../util/tied-child.js";
 
 /** anvil's default mnemonic: the accounts every Foundry user knows. */
 export const ANVIL_MNEMONIC = "test test test test test test test test test test test junk";
@@ -73,8 +74,8 @@ export type StartAnvilOptions = {
   args?: string[];
   /** Keep the state of every block (for catching up on a long chain built before indexing; costs memory). */
   keepHistory?: boolean;
-  /** File to load and dump the chain state (keeps a local chain across restarts). */
-  statePath?: string;
+  /** A state dump (`anvil_dumpState`, as JSON) to start from: a local chain continued across restarts. */
+  loadStatePath?: string;
 };
 
 /** Starts anvil on a free port and waits until it answers JSON-RPC. */
@@ -84,13 +85,15 @@ export async function startAnvil(o: StartAnvilOptions = {}): Promise<Anvil> {
   const args = ["--port", String(port), "--host", "127.0.0.1", "--chain-id", String(chainId), "--silent"];
   if (o.blockTime) args.push("--block-time", String(o.blockTime));
   if (o.hardfork) args.push("--hardfork", o.hardfork);
-  if (o.statePath) args.push("--state", o.statePath);
+  if (o.loadStatePath) args.push("--load-state", o.loadStatePath);
   // anvil forgets the state of blocks a few thousand back unless told to keep it (at a large memory cost); an
   // indexer that reads balances and traces at old blocks needs it when a long chain exists before indexing starts.
   if (o.keepHistory) args.push("--max-persisted-states", "1000000");
   args.push(...(o.args ?? []));
   const bin = findAnvilBinary();
-  const child = spawn(bin, args, { stdio: ["ignore", "ignore", "pipe"] });
+  // Tied to this process: a `kill -9` of Lookout (or of a test worker) must not leave the chain running.
+  const [cmd, argv] = tiedToThisProcess(bin, args);
+  const child = spawn(cmd, argv, { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr?.on("data", (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
@@ -98,7 +101,8 @@ export async function startAnvil(o: StartAnvilOptions = {}): Promise<Anvil> {
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   child.once("error", () => {});
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+  // Generous: on a busy machine, or loading a large saved state, anvil takes a while; an exit ends the wait early.
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const ready = await fetch(url, {
       method: "POST",

@@ -108,7 +108,8 @@ export const OPTIONS = [
     flag: "data-dir",
     kind: "path",
     default: "./data",
-    description: "Folder for the embedded database, compilers and caches.",
+    description:
+      "Folder for the embedded database, the local chain's state (anvil/state.json), compilers and caches.",
   },
   {
     key: "rpcUrl",

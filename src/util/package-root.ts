@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -15,3 +15,9 @@ function findRoot(): string {
 
 export const PACKAGE_ROOT = findRoot();
 export const packagePath = (...parts: string[]) => join(PACKAGE_ROOT, ...parts);
+
+/** The built CLI, as package.json's `bin` names it (the one place that says where the build puts it). */
+export function builtCliPath(): string {
+  const pkg = JSON.parse(readFileSync(packagePath("package.json"), "utf8")) as { bin: { lookout: string } };
+  return packagePath(pkg.bin.lookout);
+}

@@ -9,21 +9,29 @@ import { fromBytea } from "../../src/db/bytes.js";
 import { createPgliteDb } from "../../src/db/pglite.js";
 import { rpc } from "../helpers/activity.js";
 import { killAllCli, runCli } from "../helpers/cli.js";
+import { waitUntil } from "../helpers/wait.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lookout-start-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("lookout start on embedded defaults", () => {
-  it("launches a local chain, answers /health, indexes what a user sends, and shuts down cleanly", async () => {
+  it("launches a local chain, answers /health, indexes what a user sends, and shuts down cleanly", {
+    timeout: 600_000,
+  }, async () => {
     const port = await freePort();
     const p = runCli(["start"], { PORT: String(port), DATA_DIR: dir });
     try {
-      const line: string = await p.waitFor(/Local chain \(anvil\) at http:\/\/127\.0\.0\.1:\d+/);
-      const anvilUrl = line.match(/http:\/\/127\.0\.0\.1:\d+/)![0];
-      const key = (await p.waitFor(/\(0\) 0x[0-9a-fA-F]{40}\s+private key 0x[0-9a-f]{64}/)).match(
-        /0x[0-9a-f]{64}/,
-      )![0] as `0x${string}`;
-      await p.waitFor(/HTTP server listening/);
+      // stdout is a pipe: every line is JSON, the banner with its accounts included.
+      const banner = JSON.parse(
+        await p.waitFor(/Local chain \(anvil\) at http:\/\/127\.0\.0\.1:\d+/, 180_000),
+      ) as {
+        rpc_url: string;
+        accounts: Array<{ address: string; private_key: `0x${string}` }>;
+      };
+      const anvilUrl = banner.rpc_url;
+      const key = banner.accounts[0]!.private_key;
+      expect(key).toMatch(/^0x[0-9a-f]{64}$/);
+      await p.waitFor(/HTTP server listening/, 180_000);
       // Compilers are discovered in the background (a fresh DATA_DIR: the installed solc-js are probed); a list
       // asked for at once waits for discovery and answers what a later request answers.
       const compilersUrl = `http://127.0.0.1:${port}/api/v1/solidity/compilers`;
@@ -32,7 +40,7 @@ describe("lookout start on embedded defaults", () => {
           (await (await fetch(compilersUrl)).json()) as { compilers: Array<{ version: string }> }
         ).compilers.map((c) => c.version);
       const early = await versions();
-      await p.waitFor(/compilers: ready, \d+ Solidity/);
+      await p.waitFor(/compilers: ready, \d+ Solidity/, 180_000);
       expect(early.length).toBeGreaterThan(0);
       expect(early).toEqual(await versions());
       expect(p.output()).toMatch(/compilers: discovering in the background/);
@@ -56,15 +64,14 @@ describe("lookout start on embedded defaults", () => {
         );
       const head = Number(await rpc(anvilUrl, "eth_blockNumber"));
 
-      let health: { status: string; indexer: { height: number | null; lag: number | null } } | undefined;
-      for (let i = 0; i < 200; i++) {
+      type Health = { status: string; indexer: { height: number | null; lag: number | null } };
+      const health = await waitUntil("the index at the head", async () => {
         const r = await fetch(`http://127.0.0.1:${port}/health`);
-        health = (await r.json()) as typeof health;
-        if (r.status === 200 && (health!.indexer.height ?? -1) >= head) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(health!.status).toBe("ok");
-      expect(health!.indexer.height).toBeGreaterThanOrEqual(head);
+        const h = (await r.json()) as Health;
+        return r.status === 200 && (h.indexer.height ?? -1) >= head ? h : undefined;
+      });
+      expect(health.status).toBe("ok");
+      expect(health.indexer.height).toBeGreaterThanOrEqual(head);
 
       const notFound = await fetch(`http://127.0.0.1:${port}/no/such/route`);
       expect(notFound.status).toBe(404);
@@ -74,6 +81,12 @@ describe("lookout start on embedded defaults", () => {
 
       p.child.kill("SIGTERM");
       expect((await p.exited).code).toBe(0);
+      // For a log file or collector: JSON from the first line to the last (stdout and stderr).
+      const lines = p
+        .output()
+        .split("\n")
+        .filter((l) => l.trim() !== "");
+      expect(lines.filter((l) => !l.startsWith("{") || !JSON.parse(l))).toEqual([]);
       // anvil is gone with it.
       await expect(rpc(anvilUrl, "eth_blockNumber")).rejects.toThrow();
 

@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { packagePath } from "../../src/util/package-root.js";
+import { builtCliPath } from "../../src/util/package-root.js";
+import { suiteEnv } from "./suite-marker.js";
 
 export type CliProcess = {
   child: ChildProcess;
   output(): string;
-  /** Resolves with the first output line matching `re`. */
+  /** Resolves with the first output line matching `re` (a generous default deadline: a loaded machine is slow). */
   waitFor(re: RegExp, timeoutMs?: number): Promise<string>;
   /** Resolves once `count` output lines match `re`. */
   waitForCount(re: RegExp, count: number, timeoutMs?: number): Promise<void>;
@@ -43,10 +44,10 @@ process.once("exit", () => {
 
 const matching = (out: string, re: RegExp) => out.split("\n").filter((l) => re.test(l));
 
-/** Runs the built CLI (`dist/app/cli.js`) with the given environment. */
+/** Runs the built CLI (package.json's `bin`) with the given environment. */
 export function runCli(args: string[], env: Record<string, string | undefined>): CliProcess {
-  const child = spawn(process.execPath, [packagePath("dist/app/cli.js"), ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: "info", ...env },
+  const child = spawn(process.execPath, [builtCliPath(), ...args], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: "info", ...suiteEnv(), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   running.add(child);
@@ -96,8 +97,8 @@ export function runCli(args: string[], env: Record<string, string | undefined>):
     child,
     exited,
     output: () => out,
-    waitFor: (re, timeoutMs = 60_000) => waitLines(re, 1, timeoutMs),
-    waitForCount: async (re, count, timeoutMs = 60_000) => {
+    waitFor: (re, timeoutMs = 180_000) => waitLines(re, 1, timeoutMs),
+    waitForCount: async (re, count, timeoutMs = 180_000) => {
       await waitLines(re, count, timeoutMs);
     },
     async kill() {

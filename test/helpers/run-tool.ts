@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { suiteEnv } from "./suite-marker.js";
 
 export type ToolResult = { code: number | null; out: string };
 
@@ -12,7 +13,11 @@ export function runTool(
   o: { cwd: string; env: Record<string, string>; timeoutMs?: number },
 ): Promise<ToolResult> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: o.cwd, env: o.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      cwd: o.cwd,
+      env: { ...suiteEnv(), ...o.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     const collect = (d: Buffer) => {
       out += d.toString();

@@ -1,6 +1,6 @@
 import type { Address } from "viem";
 import { type Config, ConfigError } from "../../config/config.js";
-import { createLogger } from "../../util/logger.js";
+import { createLogger, isTerminal } from "../../util/logger.js";
 import { startService } from "../service.js";
 import { deployDemo } from "./activity.js";
 import { compileDemoContracts } from "./compile.js";
@@ -38,16 +38,14 @@ export async function runDemoCommand(config: Config): Promise<number> {
     const accounts = service.anvil!.accounts.map((a) => a.address as Address);
     const k = await deployDemo(service.anvil!.url, accounts, artifacts, logger);
     const port = config.port;
-    process.stdout.write(
-      [
-        "",
-        "Demo ready. Try:",
-        `  curl -s http://localhost:${port}/api/v2/addresses/${accounts[0]}/nft | head -c 600`,
-        `  curl -s http://localhost:${port}/api/v2/addresses/${accounts[1]}/coin-balance-history`,
-        `  curl -s http://localhost:${port}/api/v2/tokens/${k.nft}`,
-        "",
-      ].join("\n"),
-    );
+    const tries = [
+      `curl -s http://localhost:${port}/api/v2/addresses/${accounts[0]}/nft | head -c 600`,
+      `curl -s http://localhost:${port}/api/v2/addresses/${accounts[1]}/coin-balance-history`,
+      `curl -s http://localhost:${port}/api/v2/tokens/${k.nft}`,
+    ];
+    if (isTerminal())
+      process.stdout.write(["", "Demo ready. Try:", ...tries.map((t) => `  ${t}`), ""].join("\n"));
+    else logger.info({ try: tries }, "Demo ready");
   } catch (err) {
     logger.error({ err }, "Demo: deploying the sample activity failed (the service keeps running)");
   }

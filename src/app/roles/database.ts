@@ -1,4 +1,5 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 import type { Config } from "../../config/config.js";
 import { checkWritable, type Writability } from "../../db/access.js";
 import type { Db } from "../../db/db.js";
@@ -23,7 +24,12 @@ export async function openDatabases(
   config: Config,
   o: { migrate: boolean; logger: Logger },
 ): Promise<Databases> {
-  if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
+  if (!config.databaseUrl) {
+    const dir = join(config.dataDir, "pglite");
+    // The first start creates the embedded database (seconds on a busy machine): say so, not a silent pause.
+    if (!existsSync(dir)) o.logger.info({ dir }, "Creating the embedded database (first start only)");
+    mkdirSync(config.dataDir, { recursive: true });
+  }
   const db = await openDb(config);
   let readDb: Db | null = null;
   const close = async () => {

@@ -70,11 +70,13 @@ function createIndexer(o: IndexerRoleDeps, caps: NodeCapabilities, log: Logger):
     onBatch: (n, ms) => o.metrics.batchWritten(n, ms),
     options: {
       startBlock: config.startBlock,
-      reorgDepth: config.reorgDepth,
+      // A local chain restarted from its last save may be behind the index by what a `kill -9` lost: the indexer
+      // rewinds to the saved head however far that is, as for a reorganisation, and keeps the rest.
+      reorgDepth: o.anvil ? Number.MAX_SAFE_INTEGER : config.reorgDepth,
       batchSize: config.batchSize,
       fetchConcurrency: config.fetchConcurrency,
       pollIntervalMs: config.pollIntervalMs,
-      // A local anvil is a new chain on every start; its old index is not worth keeping (see chain.ts).
+      // A new local chain (no saved state, `--reset`, or a damaged save) replaces the old local index (chain.ts).
       resetOnNewChain: o.anvil !== null || o.reset,
     },
   });

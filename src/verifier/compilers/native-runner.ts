@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { tiedToThisProcess } from "../../util/tied-child.js";
 import { CompilerError } from "./errors.js";
 
 export type NativeRunOptions = {
@@ -33,13 +34,19 @@ function findPrlimit(): string | null {
 
 /**
  * The address-space limit: util-linux `prlimit --as` when installed, else the shell's `ulimit -v` (POSIX sh);
- * both set RLIMIT_AS on the compiler process itself before it starts.
+ * both set RLIMIT_AS on the compiler process itself before it starts. Both exec the compiler, which is tied to
+ * this process: a `kill -9` of Lookout takes a running compilation down with it.
  */
 function limitedCommand(binary: string, args: string[], memoryLimitMb: number): [string, string[]] {
   const bytes = memoryLimitMb * 1024 * 1024;
   const prlimit = findPrlimit();
-  if (prlimit) return [prlimit, [`--as=${bytes}`, "--", binary, ...args]];
-  return ["/bin/sh", ["-c", `ulimit -v ${memoryLimitMb * 1024} && exec "$0" "$@"`, binary, ...args]];
+  if (prlimit) return tiedToThisProcess(prlimit, [`--as=${bytes}`, "--", binary, ...args]);
+  return tiedToThisProcess("/bin/sh", [
+    "-c",
+    `ulimit -v ${memoryLimitMb * 1024} && exec "$0" "$@"`,
+    binary,
+    ...args,
+  ]);
 }
 
 /**
