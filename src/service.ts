@@ -178,7 +178,16 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
         ? {
             progress: indexerPart.indexer.progress,
             chainId: () => indexerPart!.indexer.chainId,
-            lease: () => ({ held: indexerPart!.lease.held(), kind: indexerPart!.lease.kind }),
+            lease: () => {
+              const l = indexerPart!.lease;
+              const losses = l.losses();
+              return {
+                held: l.held(),
+                kind: l.kind,
+                losses: losses.count,
+                last_lost_at: losses.lastAt?.toISOString() ?? null,
+              };
+            },
           }
         : {}),
     };

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyPluginAsync } from "fastify";
 import type { Db } from "../../db/db.js";
 import { LookoutError } from "../../errors/base.js";
 import { transactionTransfersPreview } from "../../explorer/token-transfer/service.js";
+import { transientFailureReply } from "../dialects.js";
 import { addressListRoutes } from "./address-lists.js";
 import { blockRoutes } from "./blocks.js";
 import { coinBalanceRoutes } from "./coin-balance-history.js";
@@ -60,6 +61,8 @@ export const apiV2Plugin: FastifyPluginAsync<ApiV2Options> = async (app, _opts) 
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       return reply.code(err.statusCode).send({ message: err.message });
     }
+    const transient = transientFailureReply(err, req, reply);
+    if (transient) return transient;
     req.log.error({ err }, "api/v2 request failed");
     return reply.code(500).send({ message: "Internal server error" } as V2ErrorBody | { message: string });
   });

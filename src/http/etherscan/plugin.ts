@@ -2,6 +2,7 @@ import formbody from "@fastify/formbody";
 import { Type } from "@sinclair/typebox";
 import type { FastifyError, FastifyPluginAsync } from "fastify";
 import { LookoutError } from "../../errors/base.js";
+import { transientFailureReply } from "../dialects.js";
 import {
   checkVerifyStatus,
   getAbi,
@@ -43,6 +44,8 @@ export const etherscanPlugin: FastifyPluginAsync<{ deps: VerificationApiDeps }> 
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       return reply.code(200).send(notOk(`Invalid request: ${err.message}`));
     }
+    const transient = transientFailureReply(err, req, reply);
+    if (transient) return transient;
     req.log.error({ err }, "Etherscan API request failed");
     return reply.code(200).send(notOk("Internal error; please try again later"));
   });
