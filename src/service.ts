@@ -200,7 +200,11 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
         health,
         metrics,
         logger,
-        live: { hub: live.hub },
+        live: {
+          hub: live.hub,
+          maxTopics: config.socketMaxTopics,
+          maxSocketsPerClient: config.socketMaxPerClient,
+        },
         ...(rpc ? { rpcUrl: rpc.url } : {}),
       });
       app = http.app;

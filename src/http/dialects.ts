@@ -15,6 +15,8 @@ export type Dialect = "blockscout" | "verifier" | "etherscan" | "sourcify" | "pl
 export function dialectOf(url: string): Dialect {
   const path = url.split("?")[0]!.toLowerCase();
   const under = (p: string) => path === p || path.startsWith(`${p}/`);
+  // eth-bytecode-db's routes under /api/v2 speak the verifier's `{code, message}`, not Blockscout's.
+  if (under("/api/v2/verifier") || under("/api/v2/bytecodes")) return "verifier";
   if (under("/api/v2")) return "blockscout";
   if (under("/api/v1")) return "verifier";
   if (under("/api/docs")) return "plain";

@@ -25,7 +25,9 @@ const ACTIONS: Record<string, (deps: VerificationApiDeps, p: Params) => Promise<
 /** Routes a request by `module` and `action` (Etherscan's error texts for unknown ones). */
 export async function dispatch(deps: VerificationApiDeps, p: Params): Promise<Envelope> {
   if (p.get("module")?.toLowerCase() !== "contract") return notOk("Error! Missing Or invalid Module name");
-  const action = ACTIONS[p.get("action")?.toLowerCase() ?? ""];
+  // Own members only: `__proto__` or `constructor` must not find Object.prototype's.
+  const name = p.get("action")?.toLowerCase() ?? "";
+  const action = Object.hasOwn(ACTIONS, name) ? ACTIONS[name] : undefined;
   if (!action) return notOk("Error! Missing Or invalid Action name");
   return action(deps, p);
 }
