@@ -121,7 +121,10 @@ describe("websocket limits", () => {
       .poll(
         async () =>
           openSocket(url, "127.0.0.2").then(
-            (x) => (open.push(x.ws), true),
+            (x) => {
+              open.push(x.ws);
+              return true;
+            },
             () => false,
           ),
         {
