@@ -268,6 +268,7 @@ describe.skipIf(!PG)(`a lost database connection${PG ? "" : ` (skipped: ${SKIP_R
     // The API never went away: no refused connection; failures are 503s (retryable), never 500s.
     expect([...statuses.keys()].filter((k) => k.startsWith("error"))).toEqual([]);
     expect(statuses.get("500") ?? 0).toBe(0);
+    await start.kill();
   }, 600_000);
 
   it("a statement timeout answers 503 with Retry-After, in each API's dialect; the same requests answer 200 after", async () => {
@@ -308,5 +309,85 @@ describe.skipIf(!PG)(`a lost database connection${PG ? "" : ` (skipped: ${SKIP_R
     // A warning without a stack, never an error-level line.
     expect(serve.output()).toMatch(/statement timeout; answered 503/);
     expect(serve.output()).not.toMatch(/"level":50/);
+    await serve.kill();
   }, 180_000);
+
+  it("two index: the holder that loses its lease connection goes back to standby, the other takes over, both stay up", async () => {
+    const spawnIndex = async () => {
+      const port = await freePort();
+      const p = runCli(["index"], { ...env, PORT: String(port) });
+      procs.push(p);
+      return { p, port };
+    };
+    const a = await spawnIndex();
+    await a.p.waitFor(/Indexer ready|Took over the indexing lease/, 90_000);
+    const b = await spawnIndex();
+    await b.p.waitFor(/standing by/, 90_000);
+    const leaseOf = async (port: number) =>
+      ((await (await fetch(`http://127.0.0.1:${port}/health`)).json()) as Health).indexer.lease;
+    const holderPid = async () =>
+      (
+        await admin.query<{ pid: number }>(
+          `select l.pid from pg_locks l join pg_stat_activity s on s.pid = l.pid
+            where l.locktype = 'advisory' and l.classid = 7163 and l.objid = 1 and l.granted and s.datname = $1`,
+          [dbName],
+        )
+      ).rows[0]?.pid;
+    // A failed wait shows both processes' last lines.
+    const alive = () => {
+      const up = a.p.child.exitCode === null && b.p.child.exitCode === null;
+      if (!up) console.log(a.p.output().slice(-3000), b.p.output().slice(-3000));
+      return up;
+    };
+    await waitUntil("a to hold the lease", async () => (await leaseOf(a.port))?.held === true, 30_000, alive);
+    // b is up (its health answers) and polling for the lease.
+    await waitUntil("b to stand by", async () => (await leaseOf(b.port))?.held === false, 60_000, alive);
+    const sendOne = () =>
+      rpc(chain.anvil.url, "eth_sendTransaction", [
+        { from: accounts[0]!.address, to: accounts[1]!.address, value: "0x1" },
+      ]);
+
+    // Twice: the lease moves to the other process, the one that lost it waits as a standby.
+    let holder = a;
+    let standby = b;
+    for (let round = 0; round < 2; round++) {
+      const pid = await holderPid();
+      expect(pid).toBeDefined();
+      await terminate([pid!]);
+      await waitUntil(
+        "the standby to take the lease over",
+        async () => (await leaseOf(standby.port))?.held === true,
+        30_000,
+        alive,
+      ).catch((e) => {
+        console.log(a.p.output().slice(-4000), "\n-----\n", b.p.output().slice(-4000));
+        throw e;
+      });
+      await waitUntil(
+        "the old holder to stand by, counting the loss",
+        async () => {
+          const l = await leaseOf(holder.port);
+          return l?.held === false && (l.losses ?? 0) >= 1;
+        },
+        30_000,
+        alive,
+      );
+      [holder, standby] = [standby, holder];
+      await sendOne();
+      const h = Number(await rpc<Hex>(chain.anvil.url, "eth_blockNumber"));
+      await waitUntil(
+        `the new holder to index block ${h}`,
+        async () =>
+          ((await (await fetch(`http://127.0.0.1:${holder.port}/health`)).json()) as Health).indexer
+            .height! >= h,
+        30_000,
+        alive,
+      );
+    }
+    expect(a.p.output()).toMatch(/Standing by to take the indexing lease again/);
+    expect(b.p.output()).toMatch(/Standing by to take the indexing lease again/);
+    expect(alive()).toBe(true);
+    await a.p.kill();
+    await b.p.kill();
+  }, 240_000);
 });

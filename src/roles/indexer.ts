@@ -168,7 +168,10 @@ export async function startIndexer(o: {
           { err: e instanceof LeaseLostError ? undefined : e, lease_losses: lease.losses().count },
           `${indexer.progress.lastError} Standing by to take the indexing lease again.`,
         );
-        await sleep(Math.min(10_000, 250 * 2 ** Math.min(failures, 6)), controller.signal);
+        // At least two polls: a standby that is polling wins the lease first (this process's connections may be
+        // the ones in trouble); alone, this process takes it back right after.
+        const backoff = Math.min(10_000, 250 * 2 ** Math.min(failures, 6));
+        await sleep(Math.max(backoff, 2 * config.leasePollMs), controller.signal);
       } finally {
         controller.signal.removeEventListener("abort", stop);
         lost.catch(() => {});
