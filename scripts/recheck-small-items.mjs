@@ -31,10 +31,21 @@ const show = (what, status, body, extra = "") =>
 async function get(path, init) {
   const r = await fetch(`${base}${path}`, init);
   const retry = r.headers.get("retry-after");
-  show(`${init?.method ?? "GET"} ${path.slice(0, 110)}`, r.status, await r.text(), retry ? ` [Retry-After: ${retry}]` : "");
+  show(
+    `${init?.method ?? "GET"} ${path.slice(0, 110)}`,
+    r.status,
+    await r.text(),
+    retry ? ` [Retry-After: ${retry}]` : "",
+  );
 }
 
-for (const v of ["9223372036854775807", "9223372036854775808", "18446744073709551616", "1e100", `0x${"a".repeat(41)}`])
+for (const v of [
+  "9223372036854775807",
+  "9223372036854775808",
+  "18446744073709551616",
+  "1e100",
+  `0x${"a".repeat(41)}`,
+])
   await get(`/api/v2/smart-contracts?smart_contract_id=${v}`);
 const target = verified ?? "0x0000000000000000000000000000000000000001";
 await get(`/sourcify/v2/contract/${chainId}/${target}?fields=compilation&fields=abi`);
@@ -44,5 +55,6 @@ for (const path of ["/api/v2/verifier/solidity/versions", "/api/v2/bytecodes/sou
   const r = await raw(`get ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
   show(`get (lowercase method) ${path}`, r.status, r.body);
 }
-for (const path of ["/api/v2/stats", "/api/v1/solidity/compilers", "/api"]) await get(path, { method: "OPTIONS" });
+for (const path of ["/api/v2/stats", "/api/v1/solidity/compilers", "/api"])
+  await get(path, { method: "OPTIONS" });
 await get("/socket/v2/websocket");
