@@ -32,7 +32,12 @@ async function run(n: number) {
   const db = await createPgliteDb(dir);
   await migrate(db);
   const live = startLiveUpdates({ db, logger: createLogger("silent"), serve: true });
-  const app = await buildApp({ db, config: { bodyLimit: 1 << 20 }, logger: false, live: { hub: live.hub } });
+  const app = await buildApp({
+    db,
+    config: { bodyLimit: 1 << 20 },
+    logger: false,
+    live: { hub: live.hub, maxSocketsPerClient: 100_000 },
+  });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const url = `ws://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   const child = fork(packagePath("bench/live-clients.ts"), [url, String(n)], {

@@ -16,7 +16,7 @@ export type HealthSources = {
   /** The role needs to write to do its job (index, work): unwritable answers 503. */
   requiresWrite?: boolean;
   /** The indexing lease, on processes that index: held (active) or not (standby). */
-  lease?: () => { held: boolean; kind: string };
+  lease?: () => { held: boolean; kind: string; losses?: number; last_lost_at?: string | null };
 };
 
 const HealthResponse = Type.Object({
@@ -41,7 +41,17 @@ const HealthResponse = Type.Object({
     caught_up: Type.Boolean(),
     blocks_per_second: Type.Number(),
     last_error: Type.Union([Type.String(), Type.Null()]),
-    lease: Type.Union([Type.Object({ held: Type.Boolean(), kind: Type.String() }), Type.Null()]),
+    lease: Type.Union([
+      Type.Object({
+        held: Type.Boolean(),
+        kind: Type.String(),
+        // Holds lost since the process started (a dropped lock connection), and the last one's time: the process
+        // went back to standby and took the lease again when it could.
+        losses: Type.Optional(Type.Integer()),
+        last_lost_at: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+      }),
+      Type.Null(),
+    ]),
   }),
 });
 type HealthResponse = Static<typeof HealthResponse>;

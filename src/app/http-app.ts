@@ -103,7 +103,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   // Browsers may call every route from another origin (the Blockscout frontend runs on its own); preflights
   // (OPTIONS) are answered for all of them.
-  await app.register(cors, { origin: corsOrigin(deps.config.corsOrigin), maxAge: 86_400 });
+  // strictPreflight off: an OPTIONS without preflight headers gets the 204 Blockscout's CORSPlug answers, not a
+  // plain-text 400 outside every dialect.
+  await app.register(cors, {
+    origin: corsOrigin(deps.config.corsOrigin),
+    maxAge: 86_400,
+    strictPreflight: false,
+  });
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",

@@ -209,7 +209,11 @@ async function startRoleHttp(
       health,
       metrics,
       logger,
-      live: { hub: ctx.live.hub },
+      live: {
+        hub: ctx.live.hub,
+        maxTopics: ctx.config.socketMaxTopics,
+        maxSocketsPerClient: ctx.config.socketMaxPerClient,
+      },
       ...(rpc ? { rpcUrl: rpc.url } : {}),
     });
     return ctx.started(http).app;
@@ -285,7 +289,16 @@ function healthSources(
       ? {
           progress: indexerPart.indexer.progress,
           chainId: () => indexerPart.indexer.chainId,
-          lease: () => ({ held: indexerPart.lease.held(), kind: indexerPart.lease.kind }),
+          lease: () => {
+            const l = indexerPart.lease;
+            const losses = l.losses();
+            return {
+              held: l.held(),
+              kind: l.kind,
+              losses: losses.count,
+              last_lost_at: losses.lastAt?.toISOString() ?? null,
+            };
+          },
         }
       : {}),
   };

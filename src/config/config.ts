@@ -52,6 +52,8 @@ export type Config = Readonly<{
   httpRequestTimeoutMs: number;
   httpKeepAliveTimeoutMs: number;
   httpMaxRequestsPerSocket: number;
+  socketMaxTopics: number;
+  socketMaxPerClient: number;
   ipfsGatewayUrl: string;
   arweaveGatewayUrl: string;
   metadataAllowedHosts: readonly string[];

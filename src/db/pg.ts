@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
 import type { Db, Queryable, QueryOptions } from "./db.js";
+import { connectionLost } from "./failures.js";
 
 // node-postgres parses int8 as string and numeric[] as floats (losing precision); fix both once for our pools.
 const INT8 = 20;
@@ -70,16 +71,26 @@ export async function createPostgresDb(url: string, options: PostgresPoolOptions
     ...base,
     async transaction(fn) {
       const client = await pool.connect();
+      // pg-pool drops its own 'error' listener while a client is checked out: a session the server ends between
+      // two statements (pg_terminate_backend, failover, idle_in_transaction_session_timeout) would emit an
+      // unhandled 'error' and end the process. Here it only fails this transaction; the next statement rejects.
+      let lost: Error | undefined;
+      const onError = (err: Error) => {
+        lost = err;
+      };
+      client.on("error", onError);
       try {
         await client.query("begin");
         const result = await fn(wrap(client));
         await client.query("commit");
         return result;
       } catch (e) {
-        await client.query("rollback").catch(() => {});
-        throw e;
+        if (!lost) await client.query("rollback").catch(() => {});
+        throw lost ? connectionLost(lost) : e;
       } finally {
-        client.release();
+        client.removeListener("error", onError);
+        // A broken connection goes out of the pool instead of back into it.
+        client.release(lost ?? undefined);
       }
     },
     async close() {

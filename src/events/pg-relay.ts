@@ -35,9 +35,11 @@ export function startPgRelay(
       }
     });
     c.on("error", (err) => {
-      logger.warn({ err }, "Live-updates listener lost its connection; reconnecting");
+      logger.warn({ err: err.message }, "Live-updates listener lost its connection; reconnecting");
       retry(c);
     });
+    // A session the server closes without an error message ends quietly: reconnect all the same.
+    c.on("end", () => retry(c));
     try {
       await c.connect();
       await c.query(`listen ${EVENTS_CHANNEL}`);

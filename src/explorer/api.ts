@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyError } from "fastify";
 import { LookoutError } from "../errors/base.js";
+import { transientFailureReply } from "../http/dialects.js";
 import { type VerificationFormDeps, verificationFormRoutes } from "../verifier-apis/verify-form/plugin.js";
 import { addressRoutes } from "./address/routes.js";
 import { addressCounterRoutes } from "./address-counters/routes.js";
@@ -87,6 +88,8 @@ export const apiV2Plugin: FastifyPluginAsyncTypebox<ApiV2Options> = async (app, 
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       return reply.code(err.statusCode).send({ message: err.message });
     }
+    const transient = transientFailureReply(err, req, reply);
+    if (transient) return transient;
     req.log.error({ err }, "api/v2 request failed");
     return reply.code(500).send({ message: "Internal server error" } as V2ErrorBody | { message: string });
   });

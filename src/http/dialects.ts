@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { isStatementTimeout, isTransientDbError } from "../db/failures.js";
 
 /**
  * Errors that Fastify or Node answer before any API plugin sees the request (a malformed URL, an unknown route or
@@ -14,6 +15,8 @@ export type Dialect = "blockscout" | "verifier" | "etherscan" | "sourcify" | "pl
 export function dialectOf(url: string): Dialect {
   const path = url.split("?")[0]!.toLowerCase();
   const under = (p: string) => path === p || path.startsWith(`${p}/`);
+  // eth-bytecode-db's routes under /api/v2 speak the verifier's `{code, message}`, not Blockscout's.
+  if (under("/api/v2/verifier") || under("/api/v2/bytecodes")) return "verifier";
   if (under("/api/v2")) return "blockscout";
   if (under("/api/v1")) return "verifier";
   if (under("/api/docs")) return "plain";
@@ -85,6 +88,8 @@ export function notFoundHandler(req: FastifyRequest, reply: FastifyReply): void 
 export function rootErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
   const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
   if (status === 500) {
+    const transient = transientFailureReply(err, req, reply);
+    if (transient) return transient;
     req.log.error({ err }, "Request failed");
     const dialect = dialectOf(req.url);
     // Still in the dialect, and never with internals in the message.
@@ -177,5 +182,43 @@ export async function rejectNonFiniteNumbers(req: FastifyRequest) {
         throw err;
       }
     }
+  }
+}
+
+/** Seconds a client should wait before retrying a request that failed on a transient database failure. */
+export const RETRY_AFTER_S = 1;
+
+/**
+ * A transient database failure (a lost connection, a statement timeout, a server restarting) failed this request,
+ * not the service: 503 with Retry-After in the dialect of the path (Etherscan's envelope keeps its HTTP 200), logged
+ * as a warning without a stack. Returns null for any other error.
+ */
+export function transientFailureReply(
+  err: unknown,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply | null {
+  if (!isTransientDbError(err)) return null;
+  const timeout = isStatementTimeout(err);
+  req.log.warn(
+    { code: (err as { code?: string }).code, reason: (err as Error).message },
+    timeout
+      ? "Request hit the statement timeout; answered 503"
+      : "Request hit a database failure; answered 503",
+  );
+  const message = timeout
+    ? "The database did not answer in time; please retry"
+    : "The database is temporarily unavailable; please retry";
+  reply.header("retry-after", String(RETRY_AFTER_S));
+  const dialect = dialectOf(req.url);
+  switch (dialect) {
+    case "verifier":
+      return reply.code(503).send({ code: 14, message }); // gRPC UNAVAILABLE
+    case "etherscan":
+      return reply.code(200).send({ status: "0", message: "NOTOK", result: message });
+    case "sourcify":
+      return reply.code(503).send({ customCode: "internal_error", message, errorId: randomUUID() });
+    default:
+      return reply.code(503).send({ message });
   }
 }

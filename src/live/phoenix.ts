@@ -55,11 +55,20 @@ const FIXED_TOPICS = new Set([
   "exchange_rate:new_rate",
 ]);
 
+/** Longer than any topic Blockscout has (`transactions:0x` + 64 hex digits is 79). */
+export const MAX_TOPIC_LENGTH = 128;
+
+// The rollup families' topics are event names (`optimism:new_deposits`, `arbitrum:new_batch`,
+// `arbitrum:new_messages_to_rollup_amount`, `zkevm_batches:new_zkevm_confirmed_batch`): a short snake_case word,
+// so a client cannot park kilobytes of text in a subscription.
+const EVENT_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+
 /**
  * The topics Blockscout's v2 socket accepts, normalised (addresses lower-cased), or an error reason as Blockscout
  * words it. Topics of other chain types (optimism, arbitrum, zkevm) are accepted too; they just never fire here.
  */
 export function normaliseTopic(topic: string): { topic: string } | { reason: string } {
+  if (topic.length > MAX_TOPIC_LENGTH) return { reason: "topic too long" };
   if (FIXED_TOPICS.has(topic)) return { topic };
   const at = topic.indexOf(":");
   if (at < 0) return { reason: "unmatched topic" };
@@ -77,7 +86,7 @@ export function normaliseTopic(topic: string): { topic: string } | { reason: str
     case "optimism":
     case "arbitrum":
     case "zkevm_batches":
-      return { topic };
+      return EVENT_NAME.test(rest) ? { topic: `${kind}:${rest}` } : { reason: "unmatched topic" };
     default:
       return { reason: "unmatched topic" };
   }

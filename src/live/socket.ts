@@ -9,6 +9,8 @@ export type LiveSocketOptions = {
   maxBufferedBytes?: number;
   /** Topics one socket may join. */
   maxTopics?: number;
+  /** Sockets one client address may hold open at once; more are refused with 429. */
+  maxSocketsPerClient?: number;
   /** A socket silent this long (the client heartbeats every 30 s) is closed. */
   idleTimeoutMs?: number;
 };
@@ -34,9 +36,19 @@ export const liveSocketPlugin: FastifyPluginAsync<LiveSocketOptions> = async (ap
   const maxBuffered = o.maxBufferedBytes ?? 1 << 20;
   const maxTopics = o.maxTopics ?? 100;
   const idleTimeoutMs = o.idleTimeoutMs ?? 90_000;
+  const maxPerClient = o.maxSocketsPerClient ?? 50;
   const sockets = new Map<WebSocket, { lastSeen: number }>();
+  const perClient = new Map<string, number>();
 
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(websocket, {
+    options: { maxPayload: 64 * 1024 },
+    // A client's protocol violation (bad mask, invalid UTF-8, a frame over the limit) closes its socket; it is
+    // the client's fault, so debug level and no stack (the default logged each at error level).
+    errorHandler: (err, socket, req) => {
+      req.log.debug({ reason: err.message }, "Websocket closed on a protocol error");
+      socket.terminate();
+    },
+  });
 
   // One sweep for every socket rather than a timer each.
   const sweep = setInterval(
@@ -52,8 +64,15 @@ export const liveSocketPlugin: FastifyPluginAsync<LiveSocketOptions> = async (ap
     for (const ws of sockets.keys()) ws.terminate();
   });
 
-  const handler = (socket: unknown, req: { query: unknown }) => {
+  const handler = (socket: unknown, req: { query: unknown; ip: string }) => {
     const ws = socket as WebSocket;
+    // Counted from the upgrade on, so every exit path below gives the slot back on close.
+    perClient.set(req.ip, (perClient.get(req.ip) ?? 0) + 1);
+    ws.on("close", () => {
+      const n = (perClient.get(req.ip) ?? 1) - 1;
+      if (n > 0) perClient.set(req.ip, n);
+      else perClient.delete(req.ip);
+    });
     const vsn = (req.query as { vsn?: string }).vsn;
     if (vsn !== undefined && vsn !== "2.0.0") {
       ws.close(1003, "only vsn=2.0.0 is supported");
@@ -108,5 +127,21 @@ export const liveSocketPlugin: FastifyPluginAsync<LiveSocketOptions> = async (ap
     ws.on("error", () => ws.terminate());
   };
 
-  app.get("/socket/v2/websocket", { websocket: true, schema: { hide: true } }, handler);
+  app.route({
+    method: "GET",
+    url: "/socket/v2/websocket",
+    schema: { hide: true },
+    // Refused before the upgrade: an HTTP answer the client can read.
+    preValidation: async (req, reply) => {
+      if ((perClient.get(req.ip) ?? 0) >= maxPerClient)
+        return reply
+          .code(429)
+          .header("retry-after", "10")
+          .send({ message: `Too many sockets from this address (at most ${maxPerClient})` });
+    },
+    // A plain GET (no Upgrade header): say what this path expects instead of an empty 404.
+    handler: async (_req, reply) =>
+      reply.code(400).send({ message: "This is a websocket endpoint: connect with Upgrade: websocket" }),
+    wsHandler: handler,
+  });
 };

@@ -22,7 +22,9 @@ export type TestDb = { db: Db; url: string | undefined; drop(): Promise<void> };
 export async function createTestDatabaseUrl(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) return undefined;
-  const name = `lookout_t_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
+  // TEST_DATABASE_PREFIX lets several checkouts sharing one server tell their databases apart.
+  const prefix = process.env.TEST_DATABASE_PREFIX?.replace(/[^a-z0-9_]/g, "") || "lookout_t";
+  const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   await admin.query(`create database ${name}`);

@@ -24,7 +24,7 @@ export type FullApp = {
  */
 export async function startFullApp(
   config: Partial<AppDeps["config"]> = {},
-  extra: Pick<AppDeps, "onRoute" | "health"> = {},
+  extra: Pick<AppDeps, "onRoute" | "health" | "live"> = {},
 ): Promise<FullApp> {
   const chain = await startTestChain();
   const db = await createTestDb();

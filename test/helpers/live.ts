@@ -3,6 +3,7 @@ import WebSocket from "ws";
 import { type App, buildApp } from "../../src/app/http-app.js";
 import type { Db } from "../../src/db/db.js";
 import type { LiveHub } from "../../src/live/hub.js";
+import type { LiveSocketOptions } from "../../src/live/socket.js";
 
 /** The frontend's own socket client (`phoenix`) in Node, over `ws`. */
 export function phoenixSocket(baseUrl: string): Socket {
@@ -63,8 +64,12 @@ export function collect<T = any>(channel: Channel, event: string) {
 }
 
 /** The API with the socket on `hub`, listening on a free port; its base URL. */
-export async function serveSocket(db: Db, hub: LiveHub): Promise<{ app: App; base: string }> {
-  const app = await buildApp({ db, config: { bodyLimit: 1 << 20 }, logger: false, live: { hub } });
+export async function serveSocket(
+  db: Db,
+  hub: LiveHub,
+  o: Omit<LiveSocketOptions, "hub"> = {},
+): Promise<{ app: App; base: string }> {
+  const app = await buildApp({ db, config: { bodyLimit: 1 << 20 }, logger: false, live: { hub, ...o } });
   await app.listen({ port: 0, host: "127.0.0.1" });
   return { app, base: `http://127.0.0.1:${(app.server.address() as { port: number }).port}` };
 }

@@ -3,6 +3,7 @@ import { connect } from "node:net";
 import type { InjectOptions } from "fastify";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LiveHub } from "../../src/live/hub.js";
 import { type FullApp, startFullApp } from "../helpers/full-app.js";
 import { deploy } from "../helpers/tokens.js";
 
@@ -17,6 +18,8 @@ const DIALECTS = {
   verifier: { get: "/api/v1/solidity/compilers", post: "/api/v1/solidity/sources:verify-standard-json" },
   etherscan: { get: "/api?module=contract&action=getabi&address=" + ADDRESS, post: "/api" },
   sourcify: { get: `/sourcify/v2/contract/31337/${ADDRESS}`, post: `/sourcify/v2/verify/31337/${ADDRESS}` },
+  // eth-bytecode-db's routes live under /api/v2 but speak the verifier's `{code, message}`.
+  bytecodeDb: { get: "/api/v2/verifier/solidity/versions", post: "/api/v2/bytecodes/sources:search" },
 } as const;
 type Dialect = keyof typeof DIALECTS;
 
@@ -41,6 +44,7 @@ function expectDialect(d: Dialect, a: Answer, status: number) {
       }
       return;
     case "verifier":
+    case "bytecodeDb":
       expect(a.status).toBe(status === 404 ? 404 : 400);
       expect(a.body).toEqual({ code: status === 404 ? 5 : 3, message: expect.any(String) });
       return;
@@ -86,7 +90,7 @@ describe("framework errors in each API's own dialect", () => {
   let env: FullApp;
   let port: number;
   beforeAll(async () => {
-    env = await startFullApp({ bodyLimit: 64 * 1024 });
+    env = await startFullApp({ bodyLimit: 64 * 1024 }, { live: { hub: new LiveHub() } });
     await env.app.listen({ port: 0, host: "127.0.0.1" });
     port = (env.app.server.address() as AddressInfo).port;
   }, 300_000);
@@ -103,7 +107,7 @@ describe("framework errors in each API's own dialect", () => {
     const prefix =
       routes.get
         .split("/")
-        .slice(0, d === "etherscan" ? 1 : 3)
+        .slice(0, d === "etherscan" ? 1 : d === "bytecodeDb" ? 4 : 3)
         .join("/") || "/api";
     it(`${d}: bad percent-encoding in the path`, async () => {
       expectDialect(d, await inject({ url: `${prefix}/%E0%A4%A` }), d === "blockscout" ? 422 : 400);
@@ -211,5 +215,49 @@ describe("framework errors in each API's own dialect", () => {
       });
       expectDialect("blockscout", a, 422);
     }
+  });
+
+  it("smart_contract_id and items_count beyond any row are a 422, not a bigint error", async () => {
+    for (const v of ["9223372036854775807", "9223372036854775808", "18446744073709551616", "1e100"]) {
+      for (const q of [`smart_contract_id=${v}&items_count=50`, `smart_contract_id=1&items_count=${v}`]) {
+        const a = await inject({ url: `/api/v2/smart-contracts?${q}` });
+        expectDialect("blockscout", a, 422);
+      }
+    }
+    expect((await inject({ url: "/api/v2/smart-contracts?smart_contract_id=5&items_count=50" })).status).toBe(
+      200,
+    );
+  });
+
+  it("Etherscan: an action named after an Object member is an unknown action, not an internal error", async () => {
+    for (const action of ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"]) {
+      const a = await inject({ url: `/api?module=contract&action=${action}` });
+      expect(a).toEqual({
+        status: 200,
+        body: { status: "0", message: "NOTOK", result: "Error! Missing Or invalid Action name" },
+      });
+    }
+  });
+
+  it("OPTIONS without preflight headers is a 204, as Blockscout's CORSPlug answers it", async () => {
+    for (const url of [
+      "/api/v2/stats",
+      "/api/v1/solidity/compilers",
+      "/api",
+      "/sourcify/v2/verify/1",
+      "/nowhere",
+    ]) {
+      const r = await env.app.inject({ method: "OPTIONS", url });
+      expect(r.statusCode, url).toBe(204);
+      expect(r.body, url).toBe("");
+    }
+  });
+
+  it("a plain GET of the socket path says it is a websocket endpoint", async () => {
+    const a = await inject({ url: "/socket/v2/websocket?vsn=2.0.0" });
+    expect(a).toEqual({
+      status: 400,
+      body: { message: "This is a websocket endpoint: connect with Upgrade: websocket" },
+    });
   });
 });

@@ -227,6 +227,16 @@ describe("Etherscan-compatible /api and Sourcify-compatible /sourcify", () => {
       match: "exact_match",
       compilation: { name: "Vault", fullyQualifiedName: "src/Vault.sol:Vault" },
     });
+    // A repeated `fields` (or `omit`) is the same as one comma-separated list (it answered 500 before).
+    const base = `/sourcify/v2/contract/${env.chain.anvil.chainId}/${vault}`;
+    const repeated = await get(`${base}?fields=compilation&fields=abi`);
+    expect(repeated.statusCode).toBe(200);
+    expect(repeated.json()).toEqual((await get(`${base}?fields=compilation,abi`)).json());
+    expect(repeated.json()).toHaveProperty("compilation");
+    const omitted = await get(`${base}?omit=sources&omit=abi`);
+    expect(omitted.statusCode).toBe(200);
+    expect(omitted.json()).not.toHaveProperty("sources");
+    expect(omitted.json()).toHaveProperty("compilation");
     const again = await env.apis.inject({ method: "POST", url, payload: body });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ customCode: "already_verified", errorId: expect.any(String) });

@@ -1,8 +1,9 @@
 import type { Anvil } from "../../chain/anvil.js";
 import { detectCapabilities, type NodeCapabilities } from "../../chain/capabilities.js";
-import { type Rpc, withRetry } from "../../chain/rpc.js";
+import { type Rpc, sleep, withRetry } from "../../chain/rpc.js";
 import type { Config } from "../../config/config.js";
 import type { Db } from "../../db/db.js";
+import { isTransientDbError } from "../../db/failures.js";
 import { LookoutError } from "../../errors/base.js";
 import type { EventBus } from "../../events/bus.js";
 import { FatalIndexerError } from "../../indexer/pipeline/errors.js";
@@ -17,10 +18,21 @@ import { INDEXER_STOP_WAIT_MS, within } from "../../util/shutdown.js";
 export type IndexerPart = {
   indexer: Indexer;
   lease: IndexerLease;
-  /** Resolves when the indexer stops by itself (rejects on a fatal error or a lost lease). */
+  /** Resolves when the indexer stops; rejects on a fatal error (a lost lease is retaken, not fatal). */
   done: Promise<void>;
   stop(): Promise<void>;
 };
+
+/** The lock connection failed: this process stopped writing and competes for the lease again. */
+class LeaseLostError extends LookoutError {
+  override name = "LeaseLostError";
+  constructor() {
+    super({
+      code: "lease_lost",
+      shortMessage: "Lost the indexing lease (the database connection holding it failed); stopped writing.",
+    });
+  }
+}
 
 const unreachable = (rpc: Rpc, cause: unknown) =>
   new LookoutError({
@@ -102,9 +114,9 @@ export async function startIndexer(o: IndexerRoleDeps): Promise<IndexerPart> {
   o.metrics.sources.leaseHeld = () => lease.held();
 
   const controller = new AbortController();
-  const init = async () => {
-    await indexer.init(controller.signal).catch((cause) => {
-      if (cause instanceof LookoutError) throw cause;
+  const init = async (signal: AbortSignal = controller.signal) => {
+    await indexer.init(signal).catch((cause) => {
+      if (cause instanceof LookoutError || isTransientDbError(cause)) throw cause;
       throw unreachable(rpc, cause);
     });
     if (o.anvil) await db.query("update indexer_state set local_chain = true where id = 1");
@@ -121,21 +133,63 @@ export async function startIndexer(o: IndexerRoleDeps): Promise<IndexerPart> {
 
   let stopProgress = () => {};
   const running = (async () => {
-    if (!held) {
-      if (!(await lease.acquire(controller.signal))) return;
-      log.info("Took over the indexing lease; resuming from the stored checkpoint");
-      await init();
-    }
-    stopProgress = reportProgress(indexer.progress, logger);
-    const lost = lease.lost.then(() => {
-      if (controller.signal.aborted) return;
-      controller.abort();
-      throw new FatalIndexerError({
-        code: "lease_lost",
-        shortMessage: "Lost the indexing lease (the database connection holding it failed); stopped writing.",
+    let ready = held;
+    let failures = 0;
+    while (!controller.signal.aborted) {
+      if (!lease.held()) {
+        if (!(await lease.acquire(controller.signal))) return;
+        log.info("Took over the indexing lease; resuming from the stored checkpoint");
+        ready = false;
+      }
+      // One term of holding the lease: it ends when the lease is lost or the process stops.
+      const term = new AbortController();
+      const stop = () => term.abort();
+      controller.signal.addEventListener("abort", stop, { once: true });
+      const lost = lease.lost().then(() => {
+        term.abort();
+        throw new LeaseLostError();
       });
-    });
-    await Promise.race([indexer.run(controller.signal), lost]);
+      const work = (async () => {
+        // Another holder may have moved the checkpoint meanwhile: read it again.
+        if (!ready) await init(term.signal);
+        ready = true;
+        failures = 0;
+        stopProgress();
+        stopProgress = reportProgress(indexer.progress, logger);
+        await indexer.run(term.signal);
+      })();
+      try {
+        await Promise.race([work, lost]);
+        if (controller.signal.aborted) return;
+        throw new LeaseLostError();
+      } catch (e) {
+        if (e instanceof FatalIndexerError) throw e;
+        // A lost lease, or a database or node failure while taking over: stop writing (the batch in flight ends
+        // first, fenced by the checkpoint), let go of the lock, and compete for it again like any standby.
+        term.abort();
+        await work.catch(() => {});
+        await lease.release();
+        ready = false;
+        failures++;
+        indexer.progress.lastError =
+          e instanceof LeaseLostError
+            ? e.shortMessage
+            : e instanceof Error
+              ? e.message.split("\n")[0]!
+              : String(e);
+        log.warn(
+          { err: e instanceof LeaseLostError ? undefined : e, lease_losses: lease.losses().count },
+          `${indexer.progress.lastError} Standing by to take the indexing lease again.`,
+        );
+        // At least two polls: a standby that is polling wins the lease first (this process's connections may be
+        // the ones in trouble); alone, this process takes it back right after.
+        const backoff = Math.min(10_000, 250 * 2 ** Math.min(failures, 6));
+        await sleep(Math.max(backoff, 2 * config.leasePollMs), controller.signal);
+      } finally {
+        controller.signal.removeEventListener("abort", stop);
+        lost.catch(() => {});
+      }
+    }
   })();
   const done = running.then(
     () => {},

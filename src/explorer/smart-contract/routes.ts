@@ -11,8 +11,9 @@ import { smartContract } from "./service.js";
 const ListQuery = Type.Object({
   q: Type.Optional(Type.String({ maxLength: 256 })),
   filter: Type.Optional(Type.Union([Type.Literal("solidity"), Type.Literal("vyper"), Type.Literal("yul")])),
-  smart_contract_id: Type.Optional(Type.Integer({ minimum: 0 })),
-  items_count: Type.Optional(Type.Integer({ minimum: 0 })),
+  // Bounded: a larger id is no row's, and PostgreSQL's bigint could not hold it (a 500 before).
+  smart_contract_id: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+  items_count: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
 });
 
 /**

@@ -7,8 +7,9 @@ import { sleep } from "../../chain/rpc.js";
  * On PostgreSQL it is a session advisory lock held on a connection of its own: PostgreSQL releases it the moment
  * that session ends, which a `kill -9` of the holder (the socket closes) or a dead network (TCP keepalive) causes,
  * so a standby polling `pg_try_advisory_lock` takes over within one poll. A holder that loses its connection
- * learns it through `lost` and must stop writing; the checkpoint's compare-and-set (`lockCheckpoint`) fences
- * any batch already in flight. On PGlite (one process owns the files) the lease is trivially held.
+ * learns it through `lost()` and must stop writing; the checkpoint's compare-and-set (`lockCheckpoint`) fences
+ * any batch already in flight. It may then compete for the lease again like any standby (a database blip must
+ * not end the process). On PGlite (one process owns the files) the lease is trivially held.
  */
 export type IndexerLease = {
   readonly kind: "advisory-lock" | "single-process";
@@ -17,8 +18,13 @@ export type IndexerLease = {
   tryAcquire(): Promise<boolean>;
   /** Waits until the lease is held (polling), or the signal aborts (then resolves false). */
   acquire(signal: AbortSignal, onWait?: () => void): Promise<boolean>;
-  /** Resolves when a held lease is lost (the lock connection failed). */
-  readonly lost: Promise<void>;
+  /**
+   * Resolves when the lease held now is lost (the lock connection failed); at once when none is held. Each hold
+   * has its own: after a loss the lease can be taken again (`acquire`), and `lost()` then watches the new hold.
+   */
+  lost(): Promise<void>;
+  /** How many holds were lost, and when the last one was. */
+  losses(): { count: number; lastAt: Date | null };
   release(): Promise<void>;
 };
 
@@ -38,7 +44,8 @@ export function singleProcessLease(): IndexerLease {
       held = true;
       return true;
     },
-    lost: new Promise(() => {}),
+    lost: () => (held ? new Promise(() => {}) : Promise.resolve()),
+    losses: () => ({ count: 0, lastAt: null }),
     async release() {
       held = false;
     },
@@ -49,9 +56,14 @@ export function advisoryLockLease(databaseUrl: string, pollMs: number): IndexerL
   let client: pg.Client | null = null;
   let held = false;
   let onLost!: () => void;
-  const lost = new Promise<void>((r) => {
-    onLost = r;
-  });
+  let lost!: Promise<void>;
+  const nextHold = () => {
+    lost = new Promise<void>((r) => {
+      onLost = r;
+    });
+  };
+  nextHold();
+  const losses = { count: 0, lastAt: null as Date | null };
   const connect = async () => {
     if (client) return client;
     const c = new pg.Client({
@@ -60,10 +72,15 @@ export function advisoryLockLease(databaseUrl: string, pollMs: number): IndexerL
       keepAliveInitialDelayMillis: 5000,
     });
     const dropped = () => {
-      if (client === c) client = null;
+      // Only the current connection holds the lock: an old one ending (after release) changes nothing.
+      if (client !== c) return;
+      client = null;
       if (held) {
         held = false;
+        losses.count++;
+        losses.lastAt = new Date();
         onLost();
+        nextHold();
       }
     };
     c.on("error", dropped);
@@ -94,7 +111,8 @@ export function advisoryLockLease(databaseUrl: string, pollMs: number): IndexerL
       }
       return false;
     },
-    lost,
+    lost: () => (held ? lost : Promise.resolve()),
+    losses: () => ({ ...losses }),
     async release() {
       const c = client;
       client = null;

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { LookoutError } from "../../errors/base.js";
+import { transientFailureReply } from "../../http/dialects.js";
 
 /** gRPC-style codes of Blockscout's actix-prost services, and their HTTP statuses. */
 export const GRPC = { INVALID_ARGUMENT: 3, NOT_FOUND: 5, INTERNAL: 13, UNAVAILABLE: 14 } as const;
@@ -26,6 +27,8 @@ export function v1ErrorHandler(err: FastifyError, req: FastifyRequest, reply: Fa
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
     return reply.code(400).send(v1Error(GRPC.INVALID_ARGUMENT, err.message));
   }
+  const transient = transientFailureReply(err, req, reply);
+  if (transient) return transient;
   req.log.error({ err }, "api/v1 request failed");
   return reply.code(500).send(v1Error(GRPC.INTERNAL, "Internal error"));
 }

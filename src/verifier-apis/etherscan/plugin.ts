@@ -2,6 +2,7 @@ import formbody from "@fastify/formbody";
 import { Type } from "@sinclair/typebox";
 import type { FastifyError, FastifyPluginAsync } from "fastify";
 import { LookoutError } from "../../errors/base.js";
+import { transientFailureReply } from "../../http/dialects.js";
 import {
   checkVerifyStatus,
   getAbi,
@@ -24,7 +25,9 @@ const ACTIONS: Record<string, (deps: VerificationApiDeps, p: Params) => Promise<
 /** Routes a request by `module` and `action` (Etherscan's error texts for unknown ones). */
 export async function dispatch(deps: VerificationApiDeps, p: Params): Promise<Envelope> {
   if (p.get("module")?.toLowerCase() !== "contract") return notOk("Error! Missing Or invalid Module name");
-  const action = ACTIONS[p.get("action")?.toLowerCase() ?? ""];
+  // Own members only: `__proto__` or `constructor` must not find Object.prototype's.
+  const name = p.get("action")?.toLowerCase() ?? "";
+  const action = Object.hasOwn(ACTIONS, name) ? ACTIONS[name] : undefined;
   if (!action) return notOk("Error! Missing Or invalid Action name");
   return action(deps, p);
 }
@@ -43,6 +46,8 @@ export const etherscanPlugin: FastifyPluginAsync<{ deps: VerificationApiDeps }> 
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       return reply.code(200).send(notOk(`Invalid request: ${err.message}`));
     }
+    const transient = transientFailureReply(err, req, reply);
+    if (transient) return transient;
     req.log.error({ err }, "Etherscan API request failed");
     return reply.code(200).send(notOk("Internal error; please try again later"));
   });

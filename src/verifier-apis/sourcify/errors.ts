@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { LookoutError } from "../../errors/base.js";
+import { transientFailureReply } from "../../http/dialects.js";
 
 /** Sourcify v2 error codes (apiv2 errors.ts) that this API answers with, and their HTTP statuses. */
 export const SOURCIFY_ERRORS = {
@@ -53,6 +54,8 @@ export function sourcifyErrorHandler(err: FastifyError, req: FastifyRequest, rep
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
     return reply.code(400).send(errorBody("invalid_parameter", err.message));
   }
+  const transient = transientFailureReply(err, req, reply);
+  if (transient) return transient;
   const body = errorBody("internal_error", "Internal error; please try again later");
   req.log.error({ err, errorId: body.errorId }, "Sourcify API request failed");
   return reply.code(500).send(body);

@@ -120,7 +120,7 @@ export const sourcifyPlugin: FastifyPluginAsync<{ deps: VerificationApiDeps }> =
     },
   );
 
-  app.get<{ Params: ContractParams; Querystring: { fields?: string; omit?: string } }>(
+  app.get<{ Params: ContractParams; Querystring: { fields?: string | string[]; omit?: string | string[] } }>(
     "/v2/contract/:chainId/:address",
     {
       schema: {

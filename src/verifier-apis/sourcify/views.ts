@@ -92,9 +92,13 @@ const FIELD_GROUPS = [
 type FieldGroup = (typeof FIELD_GROUPS)[number];
 
 /** Which optional groups `fields=`/`omit=` ask for (one level; `fields=all` is every group we have). */
-export function selectedFields(fields: string | undefined, omit: string | undefined): Set<FieldGroup> {
-  const list = (s: string | undefined) =>
-    (s ?? "")
+export function selectedFields(
+  fields: string | string[] | undefined,
+  omit: string | string[] | undefined,
+): Set<FieldGroup> {
+  // A repeated parameter (`fields=a&fields=b`) arrives as an array: the same as `fields=a,b`.
+  const list = (s: string | string[] | undefined) =>
+    (Array.isArray(s) ? s.join(",") : (s ?? ""))
       .split(",")
       .map((f) => f.trim().split(".")[0]!)
       .filter(Boolean);

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Queryable } from "../../db/db.js";
+import { isConnectionLoss } from "../../db/failures.js";
 import { InvalidInputError } from "../../errors/base.js";
 import { outcomeOf, outcomeOfError } from "./outcome.js";
 import {
@@ -12,6 +13,7 @@ import {
   reclaimExpiredJobs,
   releaseJobs,
   renewLeases,
+  requeueJob,
 } from "./store.js";
 import type { Job, JobOutcome, SubmitResult, VerificationJobs, VerifyRunner } from "./types.js";
 
@@ -78,6 +80,13 @@ export function createJobRunner(o: JobRunnerOptions): JobRunner {
     try {
       outcome = outcomeOf(await o.verify(job.request));
     } catch (e) {
+      if (isConnectionLoss(e)) {
+        // The database connection failed under the job, not the verification: run it again rather than record a failure.
+        // When the requeue fails too, the lease runs out and another pass reclaims the job.
+        log.warn({ err: e, job: job.id }, "Verification job hit a database failure; queued again");
+        await requeueJob(o.db, job.id, lease).catch(() => {});
+        return;
+      }
       outcome = outcomeOfError(e);
       if (outcome.result === "failed" && outcome.code === "internal_error")
         log.warn({ err: e, job: job.id }, "Verification job failed");

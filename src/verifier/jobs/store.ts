@@ -127,6 +127,17 @@ export async function finishJob(
   return rows.length > 0;
 }
 
+/** Puts one job back in the queue while `lease` is still its own (its run failed on a transient database error). */
+export async function requeueJob(db: Queryable, id: string, lease: Lease): Promise<boolean> {
+  const rows = await db.query<{ id: string }>(
+    `update verification_jobs set state = 'pending', started_at = null, owner = null, lease_token = null,
+       lease_expires_at = null
+     where id = $1 and lease_token = $2 and state = 'running' returning id`,
+    [id, lease.token],
+  );
+  return rows.length > 0;
+}
+
 /** Hands the jobs `owner` still runs back to the queue (a shutdown that could not wait for them). */
 export async function releaseJobs(db: Queryable, owner: string): Promise<number> {
   const rows = await db.query<{ id: string }>(

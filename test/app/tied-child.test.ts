@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { describe, it } from "vitest";
-import { findSetpriv, tiedToThisProcess } from "../src/util/tied-child.js";
-import { canListProcesses, isAlive } from "./helpers/processes.js";
-import { waitUntil } from "./helpers/wait.js";
+import { findSetpriv, tiedToThisProcess } from "../../src/util/tied-child.js";
+import { canListProcesses, isAlive } from "../helpers/processes.js";
+import { waitUntil } from "../helpers/wait.js";
 
 // The mechanism anvil and the native compilers are started with (local-chain-kept.test.ts checks anvil itself).
 describe.skipIf(!canListProcesses || !findSetpriv())("a child tied to its parent", () => {

@@ -2,12 +2,12 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { anvilAccounts, freePort } from "../src/chain/anvil.js";
-import { packagePath } from "../src/util/package-root.js";
-import { rpc } from "./helpers/activity.js";
-import { type CliProcess, killAllCli, runCli } from "./helpers/cli.js";
-import { canListProcesses, findProcesses, isAlive } from "./helpers/processes.js";
-import { waitUntil } from "./helpers/wait.js";
+import { anvilAccounts, freePort } from "../../src/chain/anvil.js";
+import { packagePath } from "../../src/util/package-root.js";
+import { rpc } from "../helpers/activity.js";
+import { type CliProcess, killAllCli, runCli } from "../helpers/cli.js";
+import { canListProcesses, findProcesses, isAlive } from "../helpers/processes.js";
+import { waitUntil } from "../helpers/wait.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lookout-kept-"));
 const statePath = join(dir, "anvil", "state.json");
