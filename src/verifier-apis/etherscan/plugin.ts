@@ -2,6 +2,7 @@ import formbody from "@fastify/formbody";
 import { Type } from "@sinclair/typebox";
 import type { FastifyError, FastifyPluginAsync } from "fastify";
 import { LookoutError } from "../../errors/base.js";
+import { rpcApiRoute, sendAnswer } from "../../rpc-api/index.js";
 import {
   checkVerifyStatus,
   getAbi,
@@ -24,7 +25,8 @@ const ACTIONS: Record<string, (deps: VerificationApiDeps, p: Params) => Promise<
 /** Routes a request by `module` and `action` (Etherscan's error texts for unknown ones). */
 export async function dispatch(deps: VerificationApiDeps, p: Params): Promise<Envelope> {
   if (p.get("module")?.toLowerCase() !== "contract") return notOk("Error! Missing Or invalid Module name");
-  const action = ACTIONS[p.get("action")?.toLowerCase() ?? ""];
+  const name = p.get("action")?.toLowerCase() ?? "";
+  const action = Object.hasOwn(ACTIONS, name) ? ACTIONS[name] : undefined;
   if (!action) return notOk("Error! Missing Or invalid Action name");
   return action(deps, p);
 }
@@ -62,6 +64,12 @@ export const etherscanPlugin: FastifyPluginAsync<{ deps: VerificationApiDeps }> 
         }),
       },
     },
-    handler: async (req) => dispatch(deps, new Params(req.query, req.body)),
+    handler: async (req, reply) => {
+      const p = new Params(req.query, req.body);
+      // The other RPC modules (src/rpc-api), and Blockscout's 400 for a missing or unknown module or action.
+      const rpc = rpcApiRoute(p, (m, a) => m === "contract" && Object.hasOwn(ACTIONS, a));
+      if (rpc) return sendAnswer(reply, await rpc(deps, req.log));
+      return dispatch(deps, p);
+    },
   });
 };
