@@ -56,6 +56,7 @@ export type Config = Readonly<{
   arweaveGatewayUrl: string;
   metadataAllowedHosts: readonly string[];
   coinBalanceHistoryDays: number;
+  healthMaxLagBlocks: number;
   publicTagsFile: string | undefined;
 }>;
 
