@@ -9,7 +9,7 @@ import type { ListOptions } from "./params.js";
 export function boundedUnion(branches: string[], order: string, o: ListOptions): string {
   const inner = o.page * o.offset;
   const parts = branches.map((b) => `(${b} limit ${inner})`);
-  return `${parts.join(" union ")} order by ${order} offset ${(o.page - 1) * o.offset} limit ${o.offset}`;
+  return `select * from (${parts.join(" union ")}) u order by ${order} offset ${(o.page - 1) * o.offset} limit ${o.offset}`;
 }
 
 /** `asc`/`desc` as SQL, from the validated option only (never from request text). */

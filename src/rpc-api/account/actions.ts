@@ -166,7 +166,7 @@ async function listaccounts(deps: RpcApiDeps, p: Params): Promise<Answer> {
   const { page, offset } = pageParams(p, { page: 1, offset: 10 });
   if (page * offset > 10_000) return fail(WINDOW_TOO_LARGE);
   const rows = await accountsInOrder(deps.db, page, offset);
-  return ok(rows.map((r) => ({ balance: r.value ?? "", address: hex(r.address), stale: false })));
+  return ok(rows.map((r) => ({ balance: r.value ?? "0", address: hex(r.address), stale: false })));
 }
 
 /** The index holds mined transactions only (no mempool), so no address has pending ones. */
