@@ -25,6 +25,7 @@ import { registerOps } from "../http/ops.js";
 import { type HttpLimits, serverTimeouts } from "../http/timeouts.js";
 import { type LiveSocketOptions, liveSocketPlugin } from "../live/socket.js";
 import type { Metrics } from "../metrics/registry.js";
+import { ethRpcPlugin } from "../rpc-api/eth-rpc/plugin.js";
 import { metadataFetcherConfigFromEnv } from "../token-workers/metadata/index.js";
 import type { Logger } from "../util/logger.js";
 import { apiV1Plugin, type VerifierHttpDeps } from "../verifier-apis/api-v1/plugin.js";
@@ -33,12 +34,13 @@ import { bytecodeDbPlugin } from "../verifier-apis/bytecode-db/plugin.js";
 import type { VerificationApiDeps } from "../verifier-apis/etherscan/deps.js";
 import { etherscanPlugin } from "../verifier-apis/etherscan/plugin.js";
 import { sourcifyPlugin } from "../verifier-apis/sourcify/plugin.js";
+import { apiHealthRoutes } from "./api-health.js";
 import { type HealthSources, healthRoutes } from "./health.js";
 
 export type AppDeps = {
   db: Db;
   config: Pick<Config, "bodyLimit"> &
-    Partial<Pick<Config, "coinBalanceHistoryDays" | "corsOrigin"> & HttpLimits>;
+    Partial<Pick<Config, "coinBalanceHistoryDays" | "corsOrigin" | "healthMaxLagBlocks"> & HttpLimits>;
   logger?: Logger | false;
   health?: HealthSources;
   /** Address-object options of the explorer API (public tags, gateways, verified-contract lookup). */
@@ -125,6 +127,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.get("/api/docs/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(healthRoutes, { db: deps.db, sources: deps.health ?? {} });
+  await app.register(apiHealthRoutes, {
+    db: deps.db,
+    sources: deps.health ?? {},
+    maxLagBlocks: deps.config.healthMaxLagBlocks ?? 20,
+  });
   await app.register(apiV2Plugin, {
     prefix: "/api/v2",
     deps: explorerDeps(deps),
@@ -136,6 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   if (deps.verifier) await app.register(apiV1Plugin, { prefix: "/api/v1", verifier: deps.verifier });
   if (deps.verificationApis) {
     await app.register(etherscanPlugin, { deps: deps.verificationApis });
+    await app.register(ethRpcPlugin, { deps: deps.verificationApis });
     await app.register(sourcifyPlugin, { prefix: "/sourcify", deps: deps.verificationApis });
   }
 

@@ -58,6 +58,7 @@ export type Config = Readonly<{
   arweaveGatewayUrl: string;
   metadataAllowedHosts: readonly string[];
   coinBalanceHistoryDays: number;
+  healthMaxLagBlocks: number;
   publicTagsFile: string | undefined;
 }>;
 

@@ -448,6 +448,17 @@ export const OPTIONS = [
     description: "Days of /coin-balance-history-by-day.",
   },
   {
+    key: "healthMaxLagBlocks",
+    env: "HEALTH_MAX_LAG_BLOCKS",
+    flag: "health-max-lag-blocks",
+    kind: "int",
+    min: 0,
+    max: 1_000_000,
+    default: "20",
+    description:
+      "Blocks the index may lag behind the node before /api/health reports unhealthy and /api/health/readiness answers 503 (Blockscout's gap: 20).",
+  },
+  {
     key: "publicTagsFile",
     env: "PUBLIC_TAGS_FILE",
     flag: "public-tags-file",

@@ -58,7 +58,9 @@ export function dialectError(
         ? { status, body: { code: 5, message } }
         : { status: 400, body: { code: 3, message } };
     case "etherscan":
-      // Etherscan answers everything with HTTP 200 and status "0" (as the plugin's own handler).
+      // A path nothing serves is Blockscout's 404 in its RPC envelope (never a 200 a probe or client takes for
+      // success); other errors keep Etherscan's HTTP 200 with status "0" (as the plugin's own handler).
+      if (status === 404) return { status, body: { status: "0", message: "Not found", result: null } };
       return { status: 200, body: { status: "0", message: "NOTOK", result: message } };
     case "sourcify":
       return status === 404

@@ -3,6 +3,7 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyError, FastifyPluginAsync } from "fastify";
 import { LookoutError } from "../../errors/base.js";
 import { transientFailureReply } from "../../http/dialects.js";
+import { rpcApiRoute, sendAnswer } from "../../rpc-api/index.js";
 import {
   checkVerifyStatus,
   getAbi,
@@ -67,6 +68,12 @@ export const etherscanPlugin: FastifyPluginAsync<{ deps: VerificationApiDeps }> 
         }),
       },
     },
-    handler: async (req) => dispatch(deps, new Params(req.query, req.body)),
+    handler: async (req, reply) => {
+      const p = new Params(req.query, req.body);
+      // The other RPC modules (src/rpc-api), and Blockscout's 400 for a missing or unknown module or action.
+      const rpc = rpcApiRoute(p, (m, a) => m === "contract" && Object.hasOwn(ACTIONS, a));
+      if (rpc) return sendAnswer(reply, await rpc(deps, req.log));
+      return dispatch(deps, p);
+    },
   });
 };
