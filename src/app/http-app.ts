@@ -11,24 +11,15 @@ import Fastify, {
 import type { Config } from "../config/config.js";
 import type { Db } from "../db/db.js";
 import { type ApiV2Options, apiV2Plugin } from "../explorer/api.js";
-import {
-  clientErrorHandler,
-  frameworkErrorHandler,
-  notFoundHandler,
-  rejectNonFiniteNumbers,
-  rootErrorHandler,
-} from "../http/dialects.js";
+import { decodeColonInPath } from "../http/colon-url.js";
+import { createDialectHandlers, plainDialect, rejectNonFiniteNumbers } from "../http/dialects.js";
 import { registerOps } from "../http/ops.js";
 import { type HttpLimits, serverTimeouts } from "../http/timeouts.js";
 import { type LiveSocketOptions, liveSocketPlugin } from "../live/socket.js";
 import type { Metrics } from "../metrics/registry.js";
 import type { Logger } from "../util/logger.js";
-import { apiV1Plugin, type VerifierHttpDeps } from "../verifier-apis/api-v1/plugin.js";
-import { decodeColonInPath } from "../verifier-apis/bytecode-db/colon-url.js";
-import { bytecodeDbPlugin } from "../verifier-apis/bytecode-db/plugin.js";
-import type { VerificationApiDeps } from "../verifier-apis/etherscan/deps.js";
-import { etherscanPlugin } from "../verifier-apis/etherscan/plugin.js";
-import { sourcifyPlugin } from "../verifier-apis/sourcify/plugin.js";
+import type { VerifierApi } from "../verifier/api.js";
+import { DIALECTS } from "../verifier-apis/index.js";
 import { type HealthSources, healthRoutes } from "./health.js";
 
 export type AppDeps = {
@@ -39,10 +30,11 @@ export type AppDeps = {
   health?: HealthSources;
   /** Address-object options of the explorer API (public tags, gateways, verified-contract lookup). */
   explorer?: ApiV2Options["explorer"];
-  /** The verifier's chains and compilers; without it `/api/v1` is not served. */
-  verifier?: VerifierHttpDeps;
-  /** Verification jobs and chains; without it the Etherscan (`/api`) and Sourcify (`/sourcify`) APIs are not served. */
-  verificationApis?: VerificationApiDeps;
+  /**
+   * The verifier: without it only eth-bytecode-db's searches are served; without its `verify`, no synchronous
+   * verification; without its `jobs`, not the Etherscan (`/api`), Sourcify (`/sourcify`) APIs and the verify form.
+   */
+  verifier?: VerifierApi;
   /** Live updates: without it the socket `/socket/v2/websocket` is not served. */
   live?: LiveSocketOptions;
   /** Serves `/metrics` and records request latency by route. */
@@ -62,8 +54,12 @@ export function corsOrigin(list: readonly string[] | undefined): string | string
   return [...list];
 }
 
+/** Framework errors by path: every dialect's (served or not), the docs `{message}`. */
+const dialectHandlers = createDialectHandlers([...DIALECTS, plainDialect(["/api/docs"])]);
+
 /** Builds the HTTP application; never listens (main.ts does), so tests use `inject`. */
 export async function buildApp(deps: AppDeps): Promise<App> {
+  const { notFoundHandler, rootErrorHandler, frameworkErrorHandler, clientErrorHandler } = dialectHandlers;
   const app = Fastify({
     loggerInstance: (deps.logger || undefined) as FastifyBaseLogger | undefined,
     bodyLimit: deps.config.bodyLimit,
@@ -107,16 +103,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ...(deps.config.coinBalanceHistoryDays
       ? { coinBalanceHistoryDays: deps.config.coinBalanceHistoryDays }
       : {}),
-    ...(deps.verificationApis && deps.verifier
-      ? { verification: { ...deps.verificationApis, lists: deps.verifier.compilers } }
-      : {}),
   });
-  await app.register(bytecodeDbPlugin, { prefix: "/api/v2", db: deps.db, verifier: deps.verifier });
-  if (deps.verifier) await app.register(apiV1Plugin, { prefix: "/api/v1", verifier: deps.verifier });
-  if (deps.verificationApis) {
-    await app.register(etherscanPlugin, { deps: deps.verificationApis });
-    await app.register(sourcifyPlugin, { prefix: "/sourcify", deps: deps.verificationApis });
-  }
+  for (const d of DIALECTS)
+    await app.register(d.plugin, { prefix: d.prefix, db: deps.db, api: deps.verifier, dialect: d });
 
   if (deps.live) await app.register(liveSocketPlugin, deps.live);
 

@@ -1,7 +1,6 @@
 import type { FastifyError, FastifyPluginAsync } from "fastify";
 import type { Db } from "../db/db.js";
 import { LookoutError } from "../errors/base.js";
-import { type VerificationFormDeps, verificationFormRoutes } from "../verifier-apis/verify-form/plugin.js";
 import { addressListRoutes } from "./address-lists.js";
 import { blockRoutes } from "./block/routes.js";
 import { coinBalanceRoutes } from "./coin-balance/routes.js";
@@ -23,8 +22,6 @@ export type ApiV2Options = {
   explorer?: Omit<ExplorerRouteOptions, "db">;
   /** Days of `/coin-balance-history-by-day` (COIN_BALANCE_HISTORY_DAYS). */
   coinBalanceHistoryDays?: number;
-  /** The verify form's routes (config, verification via each method); not served without it. */
-  verification?: VerificationFormDeps;
   /** Whether this process's indexer has reached the head (`/main-page/indexing-status`); absent in `serve`. */
   caughtUp?: () => boolean;
 };
@@ -72,7 +69,6 @@ export const apiV2Plugin: FastifyPluginAsync<ApiV2Options> = async (app, _opts) 
     db: _opts.db,
     ...(_opts.explorer?.verified ? { verified: _opts.explorer.verified } : {}),
   });
-  if (_opts.verification) await app.register(verificationFormRoutes, { deps: _opts.verification });
   const explorer = { db: _opts.db, ..._opts.explorer };
   await app.register(blockRoutes, explorer);
   const previewDeps = explorerDeps(explorer);

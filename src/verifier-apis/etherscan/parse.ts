@@ -1,12 +1,8 @@
 import { InvalidInputError } from "../../errors/base.js";
+import { ADDRESS_RE } from "../../verifier/api.js";
 import type { CompilerLanguage, StandardJsonInput } from "../../verifier/compilers/index.js";
-import {
-  librariesSetting,
-  parseStandardJsonInput,
-  type VerifyRequest,
-} from "../../verifier/service/index.js";
-import { ADDRESS_RE } from "./deps.js";
-import type { Params } from "./params.js";
+import { librariesSetting, parseStandardJsonInput, singleFileInput } from "../../verifier/requests/index.js";
+import type { SingleContractRequest } from "../../verifier/submit.js";
 
 export const CODE_FORMATS = ["solidity-standard-json-input", "solidity-single-file", "vyper-json"] as const;
 export type CodeFormat = (typeof CODE_FORMATS)[number];
@@ -15,7 +11,7 @@ export type Submission = {
   /** Lower-case 0x address. */
   address: string;
   codeFormat: CodeFormat;
-  request: VerifyRequest & { contracts: [VerifyRequest["contracts"][number]] };
+  request: SingleContractRequest;
 };
 
 const required = (p: Params, name: string, raw = false): string => {
@@ -82,31 +78,25 @@ function libraryParams(p: Params): Record<string, string> {
   return libs;
 }
 
-/** One flattened file (`solidity-single-file`) as standard JSON, with Etherscan's separate settings fields. */
-function singleFileInput(p: Params, contractName: string): StandardJsonInput {
+/** One flattened file (`solidity-single-file`) with Etherscan's separate settings fields. */
+function singleFile(p: Params, contractName: string): StandardJsonInput {
   const at = contractName.lastIndexOf(":");
-  const file = at >= 0 ? contractName.slice(0, at) : `${contractName}.sol`;
+  const fileName = at >= 0 ? contractName.slice(0, at) : `${contractName}.sol`;
   const optimized = p.get("optimizationUsed") === "1" || p.get("optimizationUsed") === "true";
   const runs = Number(p.get("runs") ?? 200);
   if (!Number.isInteger(runs) || runs < 0) throw new InvalidInputError(`Invalid runs "${p.get("runs")}"`);
-  const settings: Record<string, unknown> = { optimizer: { enabled: optimized, runs } };
   const evm = p.get("evmversion") ?? p.get("evmVersion");
-  if (evm && evm.toLowerCase() !== "default") settings.evmVersion = evm;
   const viaIR = p.get("viaIR");
-  if (viaIR === "true" || viaIR === "1") settings.viaIR = true;
-  const libs = libraryParams(p);
-  if (Object.keys(libs).length) {
-    // Bare names link in the one source file; `path:Name` keys say where themselves.
-    const qualified = Object.fromEntries(
-      Object.entries(libs).map(([k, v]) => [k.includes(":") ? k : `${file}:${k}`, v]),
-    );
-    settings.libraries = librariesSetting(qualified);
-  }
-  return {
-    language: "Solidity",
-    sources: { [file]: { content: required(p, "sourceCode", true) } },
-    settings,
-  };
+  // Bare library names link in the one source file; `path:Name` keys say where themselves.
+  const libraries = libraryParams(p);
+  return singleFileInput({
+    fileName,
+    content: required(p, "sourceCode", true),
+    optimizer: { enabled: optimized, runs },
+    evmVersion: evm && evm.toLowerCase() !== "default" ? evm : undefined,
+    viaIR: viaIR === "true" || viaIR === "1",
+    libraries,
+  });
 }
 
 /**
@@ -132,7 +122,7 @@ export function submissionFromParams(p: Params, chainId: string): Submission {
         language: "Solidity",
         compiler: compilerVersion(p, "Solidity"),
         contracts: [contract],
-        input: singleFileInput(p, name),
+        input: singleFile(p, name),
       },
     };
   }
@@ -147,4 +137,47 @@ export function submissionFromParams(p: Params, chainId: string): Submission {
     input.settings = { ...settings, libraries: librariesSetting(libs) };
   }
   return { address, codeFormat, request: { language, compiler, contracts: [contract], input } };
+}
+
+/**
+ * Request parameters of the Etherscan API, from the query string and the form (or JSON) body together: forge puts
+ * `module`/`action` in the body, hardhat-verify in the query. Names are matched case-insensitively (clients
+ * disagree on `sourceCode`/`sourcecode`); the body wins over the query.
+ */
+export class Params {
+  private readonly values = new Map<string, string>();
+
+  constructor(...sources: unknown[]) {
+    for (const s of sources) {
+      if (typeof s !== "object" || s === null || Array.isArray(s)) continue;
+      for (const [k, v] of Object.entries(s)) {
+        const value = Array.isArray(v) ? v[0] : v;
+        // An empty value never hides a non-empty one from the other source.
+        if (value === undefined || value === null || value === "") continue;
+        this.values.set(k.toLowerCase(), typeof value === "string" ? value : String(value));
+      }
+    }
+  }
+
+  /** The trimmed value, or undefined when absent or empty. */
+  get(name: string): string | undefined {
+    const v = this.values.get(name.toLowerCase())?.trim();
+    return v === undefined || v === "" ? undefined : v;
+  }
+
+  /** The raw value (sources are not trimmed). */
+  raw(name: string): string | undefined {
+    return this.values.get(name.toLowerCase());
+  }
+
+  /** `libraryname1..N` / `libraryaddress1..N` pairs (Etherscan numbers them from 1; we accept up to 20). */
+  libraries(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (let i = 1; i <= 20; i++) {
+      const name = this.get(`libraryname${i}`);
+      const address = this.get(`libraryaddress${i}`);
+      if (name && address) out[name] = address;
+    }
+    return out;
+  }
 }

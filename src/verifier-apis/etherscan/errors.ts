@@ -1,0 +1,18 @@
+import type { ErrorCause, ErrorShape } from "../../http/dialects.js";
+import { notOk } from "./view.js";
+
+/**
+ * Etherscan answers everything with HTTP 200 and status "0": bad input with what is wrong, unknown routes and our
+ * own failures with a message (never internals).
+ */
+export function etherscanError(_status: number, message: string, cause?: ErrorCause): ErrorShape {
+  switch (cause?.kind) {
+    case "validation":
+    case "request":
+      return { status: 200, body: notOk(`Invalid request: ${message}`) };
+    case "internal":
+      return { status: 200, body: notOk("Internal error; please try again later") };
+    default:
+      return { status: 200, body: notOk(message) };
+  }
+}
