@@ -168,7 +168,8 @@ export async function runAllianceBench(o: {
       config: { bodyLimit: 16 * 1024 * 1024 },
       logger: false,
       verifier: {
-        chains: configs,
+        db: rawDb,
+        chains,
         compilers,
         verify: async (req) => {
           if (stub) return stub;

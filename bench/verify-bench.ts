@@ -273,7 +273,8 @@ async function main() {
       config: { bodyLimit: 16 * 1024 * 1024 },
       logger: false,
       verifier: {
-        chains: configs,
+        db,
+        chains,
         compilers,
         // No wait for an indexer that is held back: the figure is the node lookup's own cost.
         verify: (req) => verify({ chains, compilers, db, creationLookup }, req),

@@ -14,26 +14,20 @@ import { apiV2Plugin } from "../explorer/api.js";
 import { coinBalanceHistoryDays } from "../explorer/coin-balance/service.js";
 import type { ExplorerDeps } from "../explorer/deps.js";
 import { loadPublicTags } from "../explorer/objects/tags.js";
-import {
-  clientErrorHandler,
-  frameworkErrorHandler,
-  notFoundHandler,
-  rejectNonFiniteNumbers,
-  rootErrorHandler,
-} from "../http/dialects.js";
+import { decodeColonInPath } from "../http/colon-url.js";
+import { createDialectHandlers, plainDialect, rejectNonFiniteNumbers } from "../http/dialects.js";
 import { registerOps } from "../http/ops.js";
 import { type HttpLimits, serverTimeouts } from "../http/timeouts.js";
 import { type LiveSocketOptions, liveSocketPlugin } from "../live/socket.js";
 import type { Metrics } from "../metrics/registry.js";
 import { ethRpcPlugin } from "../rpc-api/eth-rpc/plugin.js";
+import { rpcApiRoute, sendAnswer } from "../rpc-api/index.js";
+import type { RpcApiDeps } from "../rpc-api/reply.js";
 import { metadataFetcherConfigFromEnv } from "../token-workers/metadata/index.js";
 import type { Logger } from "../util/logger.js";
-import { apiV1Plugin, type VerifierHttpDeps } from "../verifier-apis/api-v1/plugin.js";
-import { decodeColonInPath } from "../verifier-apis/bytecode-db/colon-url.js";
-import { bytecodeDbPlugin } from "../verifier-apis/bytecode-db/plugin.js";
-import type { VerificationApiDeps } from "../verifier-apis/etherscan/deps.js";
-import { etherscanPlugin } from "../verifier-apis/etherscan/plugin.js";
-import { sourcifyPlugin } from "../verifier-apis/sourcify/plugin.js";
+import type { VerifierApi } from "../verifier/api.js";
+import type { OtherApiModules } from "../verifier-apis/dialect.js";
+import { DIALECTS } from "../verifier-apis/index.js";
 import { apiHealthRoutes } from "./api-health.js";
 import { type HealthSources, healthRoutes } from "./health.js";
 
@@ -45,10 +39,11 @@ export type AppDeps = {
   health?: HealthSources;
   /** Address-object options of the explorer API (public tags, gateways, verified-contract lookup). */
   explorer?: Pick<ExplorerDeps, "verified" | "tags" | "gateways">;
-  /** The verifier's chains and compilers; without it `/api/v1` is not served. */
-  verifier?: VerifierHttpDeps;
-  /** Verification jobs and chains; without it the Etherscan (`/api`) and Sourcify (`/sourcify`) APIs are not served. */
-  verificationApis?: VerificationApiDeps;
+  /**
+   * The verifier: without it only eth-bytecode-db's searches are served; without its `verify`, no synchronous
+   * verification; without its `jobs`, not the Etherscan (`/api`), Sourcify (`/sourcify`) APIs and the verify form.
+   */
+  verifier?: VerifierApi;
   /** Live updates: without it the socket `/socket/v2/websocket` is not served. */
   live?: LiveSocketOptions;
   /** Serves `/metrics` and records request latency by route. */
@@ -84,8 +79,20 @@ function explorerDeps(deps: AppDeps): ExplorerDeps {
   };
 }
 
+/** The RPC API's modules beside the verification module's `contract` actions at `/api`. */
+function rpcApiModules(rpcDeps: RpcApiDeps): OtherApiModules {
+  return (p, ownAction) => {
+    const route = rpcApiRoute(p, ownAction);
+    return route && (async (reply, log) => sendAnswer(reply, await route(rpcDeps, log)));
+  };
+}
+
+/** Framework errors by path: every dialect's (served or not), the docs `{message}`. */
+const dialectHandlers = createDialectHandlers([...DIALECTS, plainDialect(["/api/docs"])]);
+
 /** Builds the HTTP application; never listens (main.ts does), so tests use `inject`. */
 export async function buildApp(deps: AppDeps): Promise<App> {
+  const { notFoundHandler, rootErrorHandler, frameworkErrorHandler, clientErrorHandler } = dialectHandlers;
   const app = Fastify({
     loggerInstance: (deps.logger || undefined) as FastifyBaseLogger | undefined,
     bodyLimit: deps.config.bodyLimit,
@@ -135,17 +142,18 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(apiV2Plugin, {
     prefix: "/api/v2",
     deps: explorerDeps(deps),
-    ...(deps.verificationApis && deps.verifier
-      ? { verification: { ...deps.verificationApis, lists: deps.verifier.compilers } }
-      : {}),
   });
-  await app.register(bytecodeDbPlugin, { prefix: "/api/v2", db: deps.db, verifier: deps.verifier });
-  if (deps.verifier) await app.register(apiV1Plugin, { prefix: "/api/v1", verifier: deps.verifier });
-  if (deps.verificationApis) {
-    await app.register(etherscanPlugin, { deps: deps.verificationApis });
-    await app.register(ethRpcPlugin, { deps: deps.verificationApis });
-    await app.register(sourcifyPlugin, { prefix: "/sourcify", deps: deps.verificationApis });
-  }
+  const rpcDeps: RpcApiDeps | undefined = deps.verifier && { db: deps.db, chains: deps.verifier.chains };
+  const otherApiModules = rpcDeps && rpcApiModules(rpcDeps);
+  for (const d of DIALECTS)
+    await app.register(d.plugin, {
+      prefix: d.prefix,
+      db: deps.db,
+      api: deps.verifier,
+      dialect: d,
+      ...(otherApiModules ? { otherApiModules } : {}),
+    });
+  if (rpcDeps) await app.register(ethRpcPlugin, { deps: rpcDeps });
 
   if (deps.live) await app.register(liveSocketPlugin, deps.live);
 

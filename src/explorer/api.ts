@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyError } from "fastify";
 import { LookoutError } from "../errors/base.js";
-import { transientFailureReply } from "../http/dialects.js";
-import { type VerificationFormDeps, verificationFormRoutes } from "../verifier-apis/verify-form/plugin.js";
+import { plainDialect, transientFailureReply } from "../http/dialects.js";
 import { addressRoutes } from "./address/routes.js";
 import { addressCounterRoutes } from "./address-counters/routes.js";
 import { blockRoutes } from "./block/routes.js";
@@ -52,14 +51,15 @@ const RESOURCES: FastifyPluginAsyncTypebox<ResourceOptions>[] = [
 export type ApiV2Options = {
   /** Built once by app/ from the configuration. */
   deps: ExplorerDeps;
-  /** The verify form's routes (config, verification via each method); not served without it. */
-  verification?: VerificationFormDeps;
 };
 
 /**
  * The explorer API (`/api/v2`), Blockscout-compatible. Its own error dialect: 422 with
  * `{"errors":[{"title":"Invalid value","source":{"pointer":...},"detail":...}]}` for bad input.
  */
+/** Blockscout answers a transient failure `{message}` with 503, as the plain dialect does. */
+const BLOCKSCOUT_UNAVAILABLE = plainDialect([]);
+
 export const apiV2Plugin: FastifyPluginAsyncTypebox<ApiV2Options> = async (app, opts) => {
   dropEmptyOptionalQuery(app);
   // Response schemas document the answers; the bodies are written as the views build them, every member in order.
@@ -88,12 +88,11 @@ export const apiV2Plugin: FastifyPluginAsyncTypebox<ApiV2Options> = async (app, 
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       return reply.code(err.statusCode).send({ message: err.message });
     }
-    const transient = transientFailureReply(err, req, reply);
+    const transient = transientFailureReply(err, req, reply, BLOCKSCOUT_UNAVAILABLE);
     if (transient) return transient;
     req.log.error({ err }, "api/v2 request failed");
     return reply.code(500).send({ message: "Internal server error" } as V2ErrorBody | { message: string });
   });
-  if (opts.verification) await app.register(verificationFormRoutes, { deps: opts.verification });
   const options: ResourceOptions = {
     deps: opts.deps,
     tokenTransfers: (hash) => transactionTransfersPreview(opts.deps, hash),

@@ -1,29 +1,45 @@
-import { randomUUID } from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { isStatementTimeout, isTransientDbError } from "../db/failures.js";
 
-/**
- * Errors that Fastify or Node answer before any API plugin sees the request (a malformed URL, an unknown route or
- * method, a request line or headers too long, a request too slow), in the error dialect of the API the path
- * belongs to: Blockscout's for `/api/v2`, the proxy verifier's `{code, message}` for `/api/v1`, Etherscan's
- * envelope for the rest of `/api`, Sourcify's error object for `/sourcify`, `{message}` elsewhere.
- */
-export type Dialect = "blockscout" | "verifier" | "etherscan" | "sourcify" | "plain";
+/** An error answer: the HTTP status and the body, in some API's dialect. */
+export type ErrorShape = { status: number; body: unknown };
 
-export function dialectOf(url: string): Dialect {
-  const path = url.split("?")[0]!.toLowerCase();
-  const under = (p: string) => path === p || path.startsWith(`${p}/`);
-  // eth-bytecode-db's routes under /api/v2 speak the verifier's `{code, message}`, not Blockscout's.
-  if (under("/api/v2/verifier") || under("/api/v2/bytecodes")) return "verifier";
-  if (under("/api/v2")) return "blockscout";
-  if (under("/api/v1")) return "verifier";
-  if (under("/api/docs")) return "plain";
-  if (under("/api")) return "etherscan";
-  if (under("/sourcify")) return "sourcify";
-  return "plain";
-}
+/** Where an error came from, for the dialects that answer them differently. */
+export type ErrorCause =
+  /** Outside any API plugin: a malformed URL or request, an error of a hook, a 5xx nobody handled. */
+  | { kind: "framework" }
+  /** A route nobody registered (the message names it: `Not found: GET /path`). */
+  | { kind: "not-found" }
+  /** A request that failed its route's JSON schema. */
+  | { kind: "validation"; error: FastifyError }
+  /** Our InvalidInputError: the request cannot be served as sent. */
+  | { kind: "invalid-input"; field?: string | undefined }
+  /** Any other client error (4xx) inside the plugin: malformed JSON, body too large, wrong content type. */
+  | { kind: "request"; error: FastifyError }
+  /** A failure on our side inside the plugin (logged; never with internals in the message). */
+  | { kind: "internal" }
+  /** A transient database failure (a lost connection, a statement timeout): 503, the client may retry. */
+  | { kind: "unavailable" };
+
+/**
+ * One API's error dialect and plugin: what `src/app` registers, and what `error-handler.ts` renders errors with.
+ * `paths` are the URL subtrees whose framework errors (before or outside any plugin) come out in this dialect.
+ */
+export type DialectDescriptor<Options = never> = {
+  name: string;
+  /** Where the plugin is registered. */
+  prefix: string;
+  paths: readonly string[];
+  plugin: FastifyPluginAsyncTypebox<Options & { dialect: DialectDescriptor<Options> }>;
+  /** The error `status` with `message` as this dialect answers it (`cause` defaults to a framework error). */
+  error(status: number, message: string, cause?: ErrorCause): ErrorShape;
+};
+
+/** The framework errors' side of a dialect: enough for the table of `createDialectHandlers`. */
+export type ErrorDialect = Pick<DialectDescriptor, "name" | "paths" | "error">;
 
 const MESSAGES: Record<number, string> = {
   400: "Bad request",
@@ -37,79 +53,86 @@ const MESSAGES: Record<number, string> = {
 
 export const statusMessage = (status: number) => MESSAGES[status] ?? STATUS_CODES[status] ?? "Error";
 
-/** The HTTP status and body of a client error (status 4xx) in a dialect. */
-export function dialectError(
-  dialect: Dialect,
-  status: number,
-  message = statusMessage(status),
-): { status: number; body: unknown } {
-  switch (dialect) {
-    case "blockscout":
-      // Bad input is Blockscout's 422 `errors[]`; a missing route or a transport limit is its `{message}`.
-      return status === 400
-        ? {
-            status: 422,
-            body: { errors: [{ title: "Invalid value", source: { pointer: "/" }, detail: message }] },
-          }
-        : { status, body: { message } };
-    case "verifier":
-      // gRPC codes of Blockscout's actix services: NOT_FOUND 5, INVALID_ARGUMENT 3 (as the plugin's own handler).
-      return status === 404
-        ? { status, body: { code: 5, message } }
-        : { status: 400, body: { code: 3, message } };
-    case "etherscan":
-      // A path nothing serves is Blockscout's 404 in its RPC envelope (never a 200 a probe or client takes for
-      // success); other errors keep Etherscan's HTTP 200 with status "0" (as the plugin's own handler).
-      if (status === 404) return { status, body: { status: "0", message: "Not found", result: null } };
-      return { status: 200, body: { status: "0", message: "NOTOK", result: message } };
-    case "sourcify":
-      return status === 404
-        ? { status, body: { customCode: "route_not_found", message, errorId: randomUUID() } }
-        : { status: 400, body: { customCode: "invalid_parameter", message, errorId: randomUUID() } };
-    default:
-      return { status, body: { message } };
-  }
-}
+/** A failure nobody handled, outside any dialect that says otherwise: never with internals in the message. */
+export const INTERNAL_FAILURE: ErrorShape = { status: 500, body: { message: "Internal server error" } };
 
-const send = (reply: FastifyReply, dialect: Dialect, status: number, message?: string) => {
-  const e = dialectError(dialect, status, message);
-  return reply.code(e.status).send(e.body);
-};
+/** `{message}` with the status: paths no API claims (and the docs). */
+export const plainDialect = (paths: readonly string[]): ErrorDialect => ({
+  name: "plain",
+  paths,
+  error: (status, message, cause) =>
+    cause?.kind === "unavailable"
+      ? { status: 503, body: { message } }
+      : status >= 500
+        ? INTERNAL_FAILURE
+        : { status, body: { message: cause?.kind === "not-found" ? statusMessage(404) : message } },
+});
 
 /**
- * Routes nobody registered, any method. Blockscout answers exactly `{"message":"Not found"}` (clients compare it);
- * the other dialects name the route.
+ * Errors that Fastify or Node answer before any API plugin sees the request (a malformed URL, an unknown route or
+ * method, a request line or headers too long, a request too slow), in the dialect of the API the path belongs to:
+ * the dialect whose `paths` hold the longest prefix of the path, else `{message}`.
  */
-export function notFoundHandler(req: FastifyRequest, reply: FastifyReply): void {
-  const dialect = dialectOf(req.url);
-  const plain = dialect === "blockscout" || dialect === "plain";
-  void send(reply, dialect, 404, plain ? undefined : `Not found: ${req.method} ${req.url.split("?")[0]}`);
-}
+export function createDialectHandlers(table: readonly ErrorDialect[]) {
+  const fallback = plainDialect([]);
+  const entries = table
+    .flatMap((d) => d.paths.map((p) => ({ path: p.toLowerCase(), d })))
+    .sort((a, b) => b.path.length - a.path.length);
+  const dialectOf = (url: string): ErrorDialect => {
+    const path = url.split("?")[0]!.toLowerCase();
+    return entries.find((e) => path === e.path || path.startsWith(`${e.path}/`))?.d ?? fallback;
+  };
+  const send = (reply: FastifyReply, e: ErrorShape) => reply.code(e.status).send(e.body);
 
-/** The app-level error handler: what no API plugin handled (errors of hooks, of routes outside the plugins). */
-export function rootErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
-  if (status === 500) {
-    const transient = transientFailureReply(err, req, reply);
-    if (transient) return transient;
-    req.log.error({ err }, "Request failed");
-    const dialect = dialectOf(req.url);
-    // Still in the dialect, and never with internals in the message.
-    if (dialect === "etherscan")
-      return reply.code(200).send(dialectError(dialect, 400, "Internal error").body);
-    return reply.code(500).send({ message: "Internal server error" });
-  }
-  return send(reply, dialectOf(req.url), status, err.message);
-}
+  return {
+    dialectOf,
+    /** Routes nobody registered, any method. */
+    notFoundHandler(req: FastifyRequest, reply: FastifyReply): void {
+      const message = `Not found: ${req.method} ${req.url.split("?")[0]}`;
+      void send(reply, dialectOf(req.url).error(404, message, { kind: "not-found" }));
+    },
 
-/** Fastify's `frameworkErrors`: a path that is not valid percent-encoding (FST_ERR_BAD_URL), and the like. */
-export function frameworkErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
-  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
-  const message =
-    err.code === "FST_ERR_BAD_URL"
-      ? "Malformed URL: invalid percent-encoding in the path"
-      : statusMessage(status);
-  void send(reply, dialectOf(req.url), status, message);
+    /** The app-level error handler: what no API plugin handled (errors of hooks, of routes outside the plugins). */
+    rootErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+      const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+      const transient = transientFailureReply(err, req, reply, dialectOf(req.url));
+      if (transient) return transient;
+      if (status === 500) req.log.error({ err }, "Request failed");
+      return send(reply, dialectOf(req.url).error(status, status === 500 ? "Internal error" : err.message));
+    },
+
+    /** Fastify's `frameworkErrors`: a path that is not valid percent-encoding (FST_ERR_BAD_URL), and the like. */
+    frameworkErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+      const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+      const message =
+        err.code === "FST_ERR_BAD_URL"
+          ? "Malformed URL: invalid percent-encoding in the path"
+          : statusMessage(status);
+      void send(reply, dialectOf(req.url).error(status, message));
+    },
+
+    /**
+     * Fastify's `clientErrorHandler`: the request never became a request (unknown method, malformed request line,
+     * headers too large, too slow). The path, when the request line was read, picks the dialect; the connection
+     * closes.
+     */
+    clientErrorHandler(err: Error & { code?: string; rawPacket?: unknown }, socket: Socket) {
+      if (err.code === "ECONNRESET" || !socket.writable) {
+        socket.destroy();
+        return;
+      }
+      const raw = Buffer.isBuffer(err.rawPacket) ? err.rawPacket : Buffer.alloc(0);
+      const line = raw.subarray(0, 4096).toString("latin1").split("\r\n")[0] ?? "";
+      const target = line.split(" ")[1] ?? "";
+      const status = clientErrorStatus(err.code);
+      const e = dialectOf(target.startsWith("/") ? target : "").error(status, statusMessage(status));
+      const body = JSON.stringify(e.body);
+      socket.end(
+        `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? "Error"}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
+  };
 }
 
 /** What Node's HTTP parser rejected, by its error code. */
@@ -124,27 +147,6 @@ function clientErrorStatus(code: string | undefined): number {
     default:
       return 400;
   }
-}
-
-/**
- * Fastify's `clientErrorHandler`: the request never became a request (unknown method, malformed request line,
- * headers too large, too slow). The path, when the request line was read, picks the dialect; the connection closes.
- */
-export function clientErrorHandler(err: Error & { code?: string; rawPacket?: unknown }, socket: Socket) {
-  if (err.code === "ECONNRESET" || !socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const raw = Buffer.isBuffer(err.rawPacket) ? err.rawPacket : Buffer.alloc(0);
-  const line = raw.subarray(0, 4096).toString("latin1").split("\r\n")[0] ?? "";
-  const target = line.split(" ")[1] ?? "";
-  const status = clientErrorStatus(err.code);
-  const e = dialectError(dialectOf(target.startsWith("/") ? target : ""), status);
-  const body = JSON.stringify(e.body);
-  socket.end(
-    `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? "Error"}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
 }
 
 /** A request member no column can hold: a non-finite number, or text with a NUL character (PostgreSQL text). */
@@ -192,13 +194,14 @@ export const RETRY_AFTER_S = 1;
 
 /**
  * A transient database failure (a lost connection, a statement timeout, a server restarting) failed this request,
- * not the service: 503 with Retry-After in the dialect of the path (Etherscan's envelope keeps its HTTP 200), logged
- * as a warning without a stack. Returns null for any other error.
+ * not the service: 503 with Retry-After in the dialect's shape (Etherscan's envelope keeps its HTTP 200), logged as
+ * a warning without a stack. Returns null for any other error.
  */
 export function transientFailureReply(
   err: unknown,
   req: FastifyRequest,
   reply: FastifyReply,
+  dialect: Pick<ErrorDialect, "error">,
 ): FastifyReply | null {
   if (!isTransientDbError(err)) return null;
   const timeout = isStatementTimeout(err);
@@ -211,16 +214,6 @@ export function transientFailureReply(
   const message = timeout
     ? "The database did not answer in time; please retry"
     : "The database is temporarily unavailable; please retry";
-  reply.header("retry-after", String(RETRY_AFTER_S));
-  const dialect = dialectOf(req.url);
-  switch (dialect) {
-    case "verifier":
-      return reply.code(503).send({ code: 14, message }); // gRPC UNAVAILABLE
-    case "etherscan":
-      return reply.code(200).send({ status: "0", message: "NOTOK", result: message });
-    case "sourcify":
-      return reply.code(503).send({ customCode: "internal_error", message, errorId: randomUUID() });
-    default:
-      return reply.code(503).send({ message });
-  }
+  const e = dialect.error(503, message, { kind: "unavailable" });
+  return reply.header("retry-after", String(RETRY_AFTER_S)).code(e.status).send(e.body);
 }

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyReply } from "fastify";
-import type { Params } from "../verifier-apis/etherscan/params.js";
+import type { Params } from "../http/etherscan-params.js";
 import { accountActions } from "./account/actions.js";
 import { blockActions } from "./block/actions.js";
 import { contractListActions } from "./contract/actions.js";

@@ -1,5 +1,5 @@
 import type { Address, Hex } from "viem";
-import type { Params } from "../verifier-apis/etherscan/params.js";
+import type { Params } from "../http/etherscan-params.js";
 
 /**
  * Blockscout's optional list parameters (AddressController.optional_params): `page` and `offset` (positive

@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/db.js";
+import type { Params } from "../http/etherscan-params.js";
 import type { VerifierChain } from "../verifier/chain-clients.js";
-import type { Params } from "../verifier-apis/etherscan/params.js";
 
 /** What the RPC modules read: the index, and the indexed chain's node (for the few answers Blockscout proxies). */
 export type RpcApiDeps = {

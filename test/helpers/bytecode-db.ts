@@ -1,12 +1,12 @@
 import { type App, buildApp } from "../../src/app/http-app.js";
+import type { VerifierApiCompilers } from "../../src/verifier/api.js";
 import type { VerifierChain } from "../../src/verifier/chain-clients.js";
 import type { CompilerRegistry } from "../../src/verifier/compilers/index.js";
 import { type VerifierCompilers, verify } from "../../src/verifier/service/index.js";
 import { createVerifiedContractLookup } from "../../src/verifier/store/index.js";
-import type { VerifierHttpDeps } from "../../src/verifier-apis/api-v1/plugin.js";
 import { type ApisEnv, startApisEnv } from "./verification-apis.js";
 
-type ListingCompilers = VerifierCompilers & Pick<VerifierHttpDeps["compilers"], "listSolidity" | "listVyper">;
+type ListingCompilers = VerifierCompilers & Pick<VerifierApiCompilers, "listSolidity" | "listVyper">;
 
 export type BytecodeDbEnv = ApisEnv & {
   /** One app with every API: explorer, /api/v1, eth-bytecode-db v2, Etherscan /api and /sourcify. */
@@ -45,11 +45,12 @@ export async function startBytecodeDbEnv(
     logger: false,
     explorer: { verified: createVerifiedContractLookup(db) },
     verifier: {
-      chains: [...chains.values()].map((c) => c.config),
+      db,
+      chains,
       compilers,
+      jobs: env.jobs,
       verify: (req) => verify({ chains, compilers, db }, req),
     },
-    verificationApis: { db, chains, compilers, jobs: env.jobs },
   });
   return {
     ...env,

@@ -47,8 +47,7 @@ export async function startFullApp(
     config: { bodyLimit: 64 * 1024, ...config },
     logger: false,
     explorer: { verified: createVerifiedContractLookup(db.db) },
-    verifier: { chains: configs, compilers, verify: run },
-    verificationApis: { db: db.db, chains, compilers, jobs },
+    verifier: { db: db.db, chains, compilers, jobs, verify: run },
     ...extra,
   });
   return {

@@ -57,7 +57,18 @@ export async function startApisEnv(
     db,
     config: { bodyLimit: 16 * 1024 * 1024 },
     logger: false,
-    verificationApis: { db, chains, compilers, jobs },
+    verifier: {
+      db,
+      chains,
+      // The version lists are the registry's; the version check is the (possibly wrapped) compilers'.
+      compilers: {
+        listSolidity: () => env.compilers.listSolidity(),
+        listVyper: () => env.compilers.listVyper(),
+        resolveVersion: (language, version) => compilers.resolveVersion(language, version),
+        ...(compilers.settled ? { settled: () => compilers.settled!() } : {}),
+      },
+      jobs,
+    },
   });
   return {
     ...env,

@@ -73,8 +73,7 @@ export async function startVerifyFormEnv(
       config: { bodyLimit: 16 * 1024 * 1024 },
       logger: false,
       explorer: { verified: createVerifiedContractLookup(db) },
-      verifier: { chains: configs, compilers, verify: (req) => verify({ chains, compilers, db }, req) },
-      verificationApis: { db, chains, compilers, jobs },
+      verifier: { db, chains, compilers, jobs, verify: (req) => verify({ chains, compilers, db }, req) },
       live: { hub },
     });
     await server.listen({ port: 0, host: "127.0.0.1" });

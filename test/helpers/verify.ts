@@ -8,12 +8,12 @@ import type { Indexer } from "../../src/indexer/pipeline/runtime.js";
 import { automaticVerificationExtension } from "../../src/indexer/stages/auto-verify/extension.js";
 import { countersExtension } from "../../src/indexer/stages/counters/extension.js";
 import { packagePath } from "../../src/util/package-root.js";
+import type { VerifierApiCompilers } from "../../src/verifier/api.js";
 import type { VerifierChain } from "../../src/verifier/chain-clients.js";
 import type { CompilerRegistry } from "../../src/verifier/compilers/index.js";
 import { verify } from "../../src/verifier/service/index.js";
 import type { CreationLookupOptions, VerifierCompilers } from "../../src/verifier/service/types.js";
 import { createVerifiedContractLookup } from "../../src/verifier/store/index.js";
-import type { VerifierHttpDeps } from "../../src/verifier-apis/api-v1/plugin.js";
 import { rpc } from "./activity.js";
 import { startTestChain, type TestChain } from "./anvil.js";
 import { offlineCompilers } from "./compilers.js";
@@ -53,7 +53,7 @@ export type VerifierEnv = {
 export async function buildVerifierApp(
   db: Db,
   chain: TestChain,
-  compilers: VerifierHttpDeps["compilers"] & VerifierCompilers,
+  compilers: VerifierApiCompilers & VerifierCompilers,
   o: { others?: ChainConfig[]; bodyLimit?: number; creationLookup?: CreationLookupOptions } = {},
 ): Promise<App> {
   const configs = withIndexedChain(o.others ?? [], {
@@ -73,7 +73,8 @@ export async function buildVerifierApp(
     logger: false,
     explorer: { verified: createVerifiedContractLookup(db) },
     verifier: {
-      chains: configs,
+      db,
+      chains,
       compilers,
       verify: (req) =>
         verify(

@@ -4,8 +4,8 @@ import { createRpc } from "../../src/chain/rpc.js";
 import { withIndexedChain } from "../../src/config/chains.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { refreshTokenProperties } from "../../src/token-workers/properties.js";
+import type { VerifierApi } from "../../src/verifier/api.js";
 import type { VerifierChain } from "../../src/verifier/chain-clients.js";
-import type { VerificationApiDeps } from "../../src/verifier-apis/etherscan/deps.js";
 import { activityContracts, rpc } from "../helpers/activity.js";
 import { startTestChain, type TestChain } from "../helpers/anvil.js";
 import { createTestDb, type TestDb } from "../helpers/db.js";
@@ -101,12 +101,12 @@ export async function startRpcWorld(): Promise<RpcWorld> {
     ]),
   );
   // The RPC modules read the index and the node only; the verification parts are never reached here.
-  const verificationApis = { db: db.db, chains, compilers: {}, jobs: {} } as unknown as VerificationApiDeps;
+  const verifier = { db: db.db, chains, compilers: {}, jobs: {} } as unknown as VerifierApi;
   const app = await buildApp({
     db: db.db,
     config: { bodyLimit: 1e6, healthMaxLagBlocks: 20 },
     logger: false,
-    verificationApis,
+    verifier,
     health: { rpcHead: async () => Number(await rpc<Hex>(url, "eth_blockNumber")) },
   });
   return {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, buildApp } from "../../src/app/http-app.js";
+import { createRpc } from "../../src/chain/rpc.js";
 import { parseChainsConfig, withIndexedChain } from "../../src/config/chains.js";
 import type { CompilerRegistry } from "../../src/verifier/compilers/index.js";
 import { offlineCompilers } from "../helpers/compilers.js";
@@ -33,7 +34,16 @@ describe("/api/v1 chains and compilers", () => {
       db: t.db,
       config: { bodyLimit: 1_000_000 },
       logger: false,
-      verifier: { chains, compilers },
+      verifier: {
+        db: t.db,
+        chains: new Map(
+          chains.map((c) => [
+            c.id,
+            { config: c, rpc: createRpc({ url: c.rpcUrl, batchSize: 1, timeoutMs: 1000, retries: 0 }) },
+          ]),
+        ),
+        compilers,
+      },
     });
   });
   afterAll(async () => {

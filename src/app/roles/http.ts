@@ -8,12 +8,11 @@ import type { LiveSocketOptions } from "../../live/socket.js";
 import type { Metrics } from "../../metrics/registry.js";
 import type { Logger } from "../../util/logger.js";
 import { describeDatabase, startupLine } from "../../util/startup-line.js";
-import { verify } from "../../verifier/service/index.js";
 import { createVerifiedContractLookup } from "../../verifier/store/index.js";
 import { type HealthSources, healthRoutes } from "../health.js";
 import { type App, buildApp } from "../http-app.js";
 import type { Databases } from "./database.js";
-import { type VerifierPart, verifySettings } from "./verifier.js";
+import type { VerifierPart } from "./verifier.js";
 
 export type HttpPart = { app: App; port: number; stop(): Promise<void> };
 
@@ -36,7 +35,6 @@ export async function startApiHttp(o: {
   rpcUrl?: string;
 }): Promise<HttpPart> {
   const { config, dbs, verifier } = o;
-  const { chains, compilers, jobs } = verifier;
   const app = await buildApp({
     db: dbs.readDb,
     config,
@@ -50,15 +48,7 @@ export async function startApiHttp(o: {
       // is_verified and the contract name of address objects come from our verified-contract store.
       verified: createVerifiedContractLookup(dbs.readDb),
     },
-    verifier: {
-      // Read per request: the indexed chain may join the list after start.
-      get chains() {
-        return [...chains.values()].map((c) => c.config);
-      },
-      compilers,
-      verify: (req) => verify({ chains, compilers, db: dbs.db, ...verifySettings(config) }, req),
-    },
-    verificationApis: { db: dbs.db, chains, compilers, jobs },
+    verifier: verifier.api,
     ...(o.live ? { live: o.live } : {}),
   });
   return listen(app, config, o.logger, (url) =>

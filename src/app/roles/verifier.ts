@@ -5,6 +5,7 @@ import type { Config } from "../../config/config.js";
 import type { Db } from "../../db/db.js";
 import type { Metrics } from "../../metrics/registry.js";
 import type { Logger } from "../../util/logger.js";
+import type { VerifierApi } from "../../verifier/api.js";
 import { createChainClients, type VerifierChain } from "../../verifier/chain-clients.js";
 import { type CompilerRegistry, createCompilers } from "../../verifier/compilers/index.js";
 import {
@@ -14,7 +15,7 @@ import {
   type JobRunner,
   queueStats,
 } from "../../verifier/jobs/index.js";
-import { verify } from "../../verifier/service/index.js";
+import { type VerifyRequest, verify } from "../../verifier/service/index.js";
 
 /** The request-independent settings of `verify` (VERIFIER_* settings). */
 export function verifySettings(config: Config) {
@@ -27,6 +28,8 @@ export function creationLookupOptions(config: Config) {
 }
 
 export type VerifierPart = {
+  /** The verifier as the HTTP front doors use it (src/verifier/api.ts): built once, with the one bound `verify`. */
+  api: VerifierApi;
   /** Verifier chains by id; updated in place when the indexed chain becomes known (see `watchIndexedChain`). */
   chains: Map<string, VerifierChain>;
   compilers: CompilerRegistry;
@@ -96,9 +99,10 @@ export async function startVerifier(o: {
   );
   // Discovery (lists, installed solc-js) goes on in the background, logging its progress: the HTTP server answers
   // meanwhile, and whatever needs the compilers (verify requests, jobs, the version lists) waits on `settled()`.
+  const bound = (req: VerifyRequest) => verify({ chains, compilers, db, ...verifySettings(config) }, req);
   const jobs = createJobRunner({
     db,
-    verify: (req) => verify({ chains, compilers, db, ...verifySettings(config) }, req),
+    verify: bound,
     concurrency: Math.max(1, Math.min(4, config.compilerConcurrency)),
     leaseMs: config.jobLeaseMs,
     onFinished: (job, outcome, ms) => {
@@ -110,6 +114,7 @@ export async function startVerifier(o: {
   o.metrics.sources.queue = () => queueStats(db);
   if (o.runJobs) await jobs.start();
   return {
+    api: { db, chains, compilers, jobs, verify: bound },
     chains,
     compilers,
     jobs,

@@ -1,5 +1,5 @@
 import type { Address } from "viem";
-import type { Params } from "../../verifier-apis/etherscan/params.js";
+import type { Params } from "../../http/etherscan-params.js";
 import { indexedHead } from "../head.js";
 import { elixirTime, hex, quantity } from "../hex.js";
 import { asAddress, asHash, asInteger, listOptions, pageParams, WINDOW_TOO_LARGE } from "../params.js";

@@ -1,4 +1,4 @@
-import type { Params } from "../../verifier-apis/etherscan/params.js";
+import type { Params } from "../../http/etherscan-params.js";
 import { indexedHead } from "../head.js";
 import { hex, quantity, unix } from "../hex.js";
 import { asInteger } from "../params.js";

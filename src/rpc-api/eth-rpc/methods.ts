@@ -1,6 +1,6 @@
 import type { Hex } from "viem";
 import { indexedChainId } from "../../chain-store/checkpoint.js";
-import { chainFor } from "../../verifier-apis/etherscan/deps.js";
+import { chainFor } from "../../verifier/submit.js";
 import { balanceAt } from "../account/query.js";
 import { indexedHead } from "../head.js";
 import { quantity } from "../hex.js";
@@ -123,7 +123,7 @@ const proxied = (method: string, arity: readonly number[]): Method => ({
   arity,
   run: async (deps, params) => {
     try {
-      return await chainFor(deps, undefined).rpc.request(method, params);
+      return await chainFor(deps.chains, undefined).rpc.request(method, params);
     } catch (e) {
       const err = e as { code?: unknown; message?: string; data?: unknown };
       const message = (err.message ?? String(e)).split("\n")[0]!;

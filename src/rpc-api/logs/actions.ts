@@ -1,5 +1,5 @@
 import type { Hex } from "viem";
-import type { Params } from "../../verifier-apis/etherscan/params.js";
+import type { Params } from "../../http/etherscan-params.js";
 import { indexedHead } from "../head.js";
 import { asAddress, asHash, asInteger } from "../params.js";
 import { type Actions, type Answer, fail, list, type RpcApiDeps } from "../reply.js";

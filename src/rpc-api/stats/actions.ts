@@ -1,4 +1,4 @@
-import type { Params } from "../../verifier-apis/etherscan/params.js";
+import type { Params } from "../../http/etherscan-params.js";
 import { asAddress } from "../params.js";
 import { type Actions, type Answer, fail, ok, type RpcApiDeps } from "../reply.js";
 import { tokenByAddress } from "../token/query.js";

@@ -1,4 +1,4 @@
-import type { Params } from "../../verifier-apis/etherscan/params.js";
+import type { Params } from "../../http/etherscan-params.js";
 import { hex } from "../hex.js";
 import { asAddress, pageParams, RESULTS_WINDOW, WINDOW_TOO_LARGE } from "../params.js";
 import { type Actions, type Answer, fail, ok, type RpcApiDeps } from "../reply.js";

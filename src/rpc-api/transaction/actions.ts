@@ -1,5 +1,5 @@
 import { fromByteaOrNull } from "../../db/bytes.js";
-import type { Params } from "../../verifier-apis/etherscan/params.js";
+import type { Params } from "../../http/etherscan-params.js";
 import { indexedHead } from "../head.js";
 import { hex, hexOr, unix } from "../hex.js";
 import { asHash, asInteger } from "../params.js";

@@ -1,90 +1,95 @@
 import { Type } from "@sinclair/typebox";
-import type { FastifyPluginAsync } from "fastify";
-import type { ChainConfig } from "../../config/chains.js";
-import type { CompilerVersionInfo } from "../../verifier/compilers/index.js";
-import { v1ErrorHandler } from "./errors.js";
-import { Chain, Compiler, ErrorBody } from "./schemas.js";
-import { solidityVerifyRoutes, type VerifyFn } from "./verify-routes.js";
-import { vyperVerifyRoutes } from "./vyper-verify-routes.js";
+import { dialectScope } from "../../http/scope.js";
+import { chainConfigs } from "../../verifier/api.js";
+import type { VerifierDialect } from "../dialect.js";
+import {
+  solidityMultiPartVerifyRequest,
+  standardJsonVerifyRequest,
+  vyperMultiPartVerifyRequest,
+} from "./parse.js";
+import {
+  Chain,
+  Compiler,
+  ErrorBody,
+  SolidityMultiPartBody,
+  StandardJsonBody,
+  VerifyResultBody,
+  VyperMultiPartBody,
+} from "./schemas.js";
+import { chainView, v1VerificationBody } from "./view.js";
 
-/** What the verifier API needs from the rest of the service. */
-export type VerifierHttpDeps = {
-  chains: readonly ChainConfig[];
-  compilers: {
-    listSolidity(): CompilerVersionInfo[];
-    listVyper(): CompilerVersionInfo[];
-    /** Resolves when compiler discovery is done (bounded), so lists right after start are complete. */
-    settled?(): Promise<unknown>;
-  };
-  /** The verify service (src/verifier/service), bound to chains, compilers and the database. */
-  verify?: VerifyFn;
-};
-
-/** Chain objects as Blockscout's proxy verifier shows them (ids as strings, configuration order). */
-export function chainView(c: ChainConfig) {
-  return {
-    id: c.id,
-    name: c.name,
-    // Always a string, as upstream: empty when neither an icon nor an explorer is configured.
-    iconUrl:
-      c.iconUrl ?? (c.explorerUrl ? new URL("/assets/favicon/logo-icon.png", c.explorerUrl).toString() : ""),
-    isTestnet: c.isTestnet,
-  };
-}
+const tags = ["verifier"];
+const errors = { 400: ErrorBody };
+const verifySchema = <B>(body: B, summary: string) => ({
+  tags,
+  summary,
+  body,
+  response: { 200: VerifyResultBody, ...errors },
+});
 
 /** The proxy-verifier API (`/api/v1`), with its `{code, message}` error dialect. */
-export const apiV1Plugin: FastifyPluginAsync<{ verifier: VerifierHttpDeps }> = async (app, { verifier }) => {
-  app.setErrorHandler(v1ErrorHandler);
+export const apiV1Plugin: VerifierDialect["plugin"] = async (app, o) => {
+  const { api, dialect } = o;
+  if (!api) return;
+  dialectScope(app, dialect);
   app.setNotFoundHandler((_req, reply) => {
-    void reply.code(404).send({ code: 5, message: "Not found" });
+    const e = dialect.error(404, "Not found");
+    void reply.code(e.status).send(e.body);
   });
-  const errors = { 400: ErrorBody };
-  if (verifier.verify) {
-    await app.register(solidityVerifyRoutes, { verify: verifier.verify });
-    await app.register(vyperVerifyRoutes, { verify: verifier.verify });
+  const { compilers } = api;
+
+  const verify = api.verify;
+  if (verify) {
+    // A literal colon is `::` in a Fastify path (a single one starts a parameter).
+    app.post(
+      "/solidity/sources::verify-standard-json",
+      { schema: verifySchema(StandardJsonBody, "Verify Solidity sources given as standard JSON") },
+      async (req) => v1VerificationBody(await verify(standardJsonVerifyRequest("Solidity", req.body))),
+    );
+    app.post(
+      "/solidity/sources::verify-multi-part",
+      { schema: verifySchema(SolidityMultiPartBody, "Verify Solidity source files (multi-part)") },
+      async (req) => v1VerificationBody(await verify(solidityMultiPartVerifyRequest(req.body))),
+    );
+    // Vyper: the Solidity routes' flow and response shapes (one verify service, one store); only the input differs.
+    app.post(
+      "/vyper/sources::verify-standard-json",
+      { schema: verifySchema(StandardJsonBody, "Verify Vyper sources given as standard JSON") },
+      async (req) => v1VerificationBody(await verify(standardJsonVerifyRequest("Vyper", req.body))),
+    );
+    app.post(
+      "/vyper/sources::verify-multi-part",
+      { schema: verifySchema(VyperMultiPartBody, "Verify Vyper source files and interfaces (multi-part)") },
+      async (req) => v1VerificationBody(await verify(vyperMultiPartVerifyRequest(req.body))),
+    );
   }
 
   app.get(
     "/chains",
-    {
-      schema: {
-        tags: ["verifier"],
-        response: { 200: Type.Object({ chains: Type.Array(Chain) }), ...errors },
-      },
-    },
-    async () => ({ chains: verifier.chains.map(chainView) }),
+    { schema: { tags, response: { 200: Type.Object({ chains: Type.Array(Chain) }), ...errors } } },
+    async () => ({ chains: chainConfigs(api).map(chainView) }),
   );
   app.get(
     "/solidity/compilers",
-    {
-      schema: {
-        tags: ["verifier"],
-        response: { 200: Type.Object({ compilers: Type.Array(Compiler) }), ...errors },
-      },
-    },
+    { schema: { tags, response: { 200: Type.Object({ compilers: Type.Array(Compiler) }), ...errors } } },
     async () => {
-      await verifier.compilers.settled?.();
-      return { compilers: verifier.compilers.listSolidity() };
+      await compilers.settled?.();
+      return { compilers: compilers.listSolidity() };
     },
   );
   app.get(
     "/vyper/compilers",
-    {
-      schema: {
-        tags: ["verifier"],
-        response: { 200: Type.Object({ compilers: Type.Array(Compiler) }), ...errors },
-      },
-    },
+    { schema: { tags, response: { 200: Type.Object({ compilers: Type.Array(Compiler) }), ...errors } } },
     async () => {
-      await verifier.compilers.settled?.();
-      return { compilers: verifier.compilers.listVyper() };
+      await compilers.settled?.();
+      return { compilers: compilers.listVyper() };
     },
   );
   app.get(
     "/verification/config",
     {
       schema: {
-        tags: ["verifier"],
+        tags,
         response: {
           200: Type.Object({
             chains: Type.Array(Chain),
@@ -96,11 +101,11 @@ export const apiV1Plugin: FastifyPluginAsync<{ verifier: VerifierHttpDeps }> = a
       },
     },
     async () => {
-      await verifier.compilers.settled?.();
+      await compilers.settled?.();
       return {
-        chains: verifier.chains.map(chainView),
-        solidityCompilers: verifier.compilers.listSolidity(),
-        vyperCompilers: verifier.compilers.listVyper(),
+        chains: chainConfigs(api).map(chainView),
+        solidityCompilers: compilers.listSolidity(),
+        vyperCompilers: compilers.listVyper(),
       };
     },
   );

@@ -1,16 +1,14 @@
 import { Type } from "@sinclair/typebox";
 
-export const Chain = Type.Object(
-  {
-    id: Type.String(),
-    name: Type.String(),
-    iconUrl: Type.String(),
-    isTestnet: Type.Boolean(),
-  },
-  {},
-);
-export const Compiler = Type.Object({ version: Type.String(), evmVersions: Type.Array(Type.String()) }, {});
-export const ErrorBody = Type.Object({ code: Type.Integer(), message: Type.String() });
+export { ActixErrorBody as ErrorBody } from "../shared/actix-errors.js";
+
+export const Chain = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  iconUrl: Type.String(),
+  isTestnet: Type.Boolean(),
+});
+export const Compiler = Type.Object({ version: Type.String(), evmVersions: Type.Array(Type.String()) });
 
 export const ContractRef = Type.Object({
   // Upstream sends strings; numbers are accepted too (the spec's decision).
@@ -23,6 +21,25 @@ export const StandardJsonBody = Type.Object({
   contracts: Type.Array(ContractRef),
   compiler: Type.String(),
   input: Type.String(),
+});
+
+export const SolidityMultiPartBody = Type.Object({
+  contracts: Type.Array(ContractRef),
+  compiler: Type.String(),
+  evmVersion: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  optimizationRuns: Type.Optional(
+    Type.Union([Type.Integer({ minimum: 0, maximum: 4294967295 }), Type.Null()]),
+  ),
+  sourceFiles: Type.Record(Type.String(), Type.String()),
+  libraries: Type.Record(Type.String(), Type.String()),
+});
+
+export const VyperMultiPartBody = Type.Object({
+  contracts: Type.Array(ContractRef),
+  compiler: Type.String(),
+  evmVersion: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  sourceFiles: Type.Record(Type.String(), Type.String()),
+  interfaces: Type.Optional(Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()])),
 });
 
 /** One of `contractValidationResults`, `compilationFailure`, `contractVerificationResults` (items as the service gives). */

@@ -91,4 +91,4 @@ export const VerifyResponse = Type.Object({
   source: Type.Optional(Source),
 });
 export const SearchResponse = Type.Object({ sources: Type.Array(Source) });
-export const ErrorBody = Type.Object({ code: Type.Integer(), message: Type.String() });
+export { ActixErrorBody as ErrorBody } from "../shared/actix-errors.js";

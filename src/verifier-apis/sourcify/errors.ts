@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import { LookoutError } from "../../errors/base.js";
-import { transientFailureReply } from "../../http/dialects.js";
+import { type ErrorCause, type ErrorShape, INTERNAL_FAILURE } from "../../http/dialects.js";
+import { DialectAnswer } from "../../http/error-handler.js";
 
 /** Sourcify v2 error codes (apiv2 errors.ts) that this API answers with, and their HTTP statuses. */
 export const SOURCIFY_ERRORS = {
@@ -19,17 +18,6 @@ export type SourcifyErrorCode = keyof typeof SOURCIFY_ERRORS;
 
 export type SourcifyErrorBody = { customCode: string; message: string; errorId: string };
 
-/** A Sourcify-dialect error: thrown by handlers, rendered by `sourcifyErrorHandler`. */
-export class SourcifyError extends LookoutError {
-  override name = "SourcifyError";
-  constructor(
-    readonly customCode: SourcifyErrorCode,
-    message: string,
-  ) {
-    super({ code: `sourcify_${customCode}`, shortMessage: message });
-  }
-}
-
 export const errorBody = (
   customCode: string,
   message: string,
@@ -40,23 +28,37 @@ export const errorBody = (
   errorId,
 });
 
+/** A Sourcify-dialect error: thrown by handlers, answered with its code's status. */
+export class SourcifyError extends DialectAnswer {
+  override name = "SourcifyError";
+  constructor(
+    readonly customCode: SourcifyErrorCode,
+    message: string,
+  ) {
+    super({ status: SOURCIFY_ERRORS[customCode], body: errorBody(customCode, message) }, message);
+  }
+}
+
 /** `{customCode, message, errorId}` for every error; bad input is a 4xx, never a 5xx. */
-export function sourcifyErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
-  if (err instanceof SourcifyError) {
-    return reply.code(SOURCIFY_ERRORS[err.customCode]).send(errorBody(err.customCode, err.shortMessage));
+export function sourcifyError(status: number, message: string, cause?: ErrorCause): ErrorShape {
+  switch (cause?.kind ?? "framework") {
+    case "internal":
+      return { status: 500, body: errorBody("internal_error", "Internal error; please try again later") };
+    case "unavailable":
+      return { status: 503, body: errorBody("internal_error", message) };
+    case "invalid-input":
+      return { status: 400, body: errorBody("invalid_parameter", message) };
+    case "validation":
+    case "request": {
+      const err = (cause as { error: Error & { code?: string } }).error;
+      if (err.code === "FST_ERR_CTP_INVALID_JSON_BODY" || err instanceof SyntaxError)
+        return { status: 400, body: errorBody("invalid_json", `Invalid JSON body: ${message}`) };
+      return { status: 400, body: errorBody("invalid_parameter", message) };
+    }
+    default:
+      if (status >= 500) return INTERNAL_FAILURE;
+      return status === 404
+        ? { status, body: errorBody("route_not_found", message) }
+        : { status: 400, body: errorBody("invalid_parameter", message) };
   }
-  if (err instanceof LookoutError && err.code === "invalid_input") {
-    return reply.code(400).send(errorBody("invalid_parameter", err.shortMessage));
-  }
-  if (err.code === "FST_ERR_CTP_INVALID_JSON_BODY" || err instanceof SyntaxError) {
-    return reply.code(400).send(errorBody("invalid_json", `Invalid JSON body: ${err.message}`));
-  }
-  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-    return reply.code(400).send(errorBody("invalid_parameter", err.message));
-  }
-  const transient = transientFailureReply(err, req, reply);
-  if (transient) return transient;
-  const body = errorBody("internal_error", "Internal error; please try again later");
-  req.log.error({ err, errorId: body.errorId }, "Sourcify API request failed");
-  return reply.code(500).send(body);
 }

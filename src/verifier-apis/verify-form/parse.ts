@@ -1,12 +1,12 @@
 import { InvalidInputError } from "../../errors/base.js";
 import type { StandardJsonInput } from "../../verifier/compilers/index.js";
 import {
-  librariesSetting,
+  forContracts,
+  multiPartRequest,
   parseStandardJsonInput,
-  solidityMultiPartAttempts,
-  type VerifyRequest,
-} from "../../verifier/service/index.js";
-import { vyperMultiPartInput } from "../../verifier/vyper/index.js";
+  singleFileInput,
+} from "../../verifier/requests/index.js";
+import type { SingleContractRequest } from "../../verifier/submit.js";
 
 /** The methods of the frontend's verify form (`POST /smart-contracts/{hash}/verification/via/{method}`). */
 export const FORM_METHODS = [
@@ -26,7 +26,7 @@ export type FormSubmission = {
   files: Array<{ field: string; name: string; content: string }>;
 };
 
-export type FormRequest = VerifyRequest & { contracts: [VerifyRequest["contracts"][number]] };
+export type FormRequest = SingleContractRequest;
 
 const text = (s: FormSubmission, name: string): string | undefined => {
   const v = s.fields[name];
@@ -172,26 +172,20 @@ export function formRequest(
     case "flattened-code": {
       const name = text(s, "contract_name")?.trim() || "contract";
       const yul = bool(s, "is_yul_contract");
-      const file = `${name}.${yul ? "yul" : "sol"}`;
+      const fileName = `${name}.${yul ? "yul" : "sol"}`;
       const runs = optimizationRuns(s);
-      const settings: Record<string, unknown> = { optimizer: { enabled: runs !== null, runs: runs ?? 200 } };
       const evm = text(s, "evm_version");
-      if (evm && evm !== "default") settings.evmVersion = evm;
       const libs = libraries(s);
-      if (Object.keys(libs).length)
-        settings.libraries = librariesSetting(
-          Object.fromEntries(Object.entries(libs).map(([k, v]) => [k.includes(":") ? k : `${file}:${k}`, v])),
-        );
-      return {
-        language: "Solidity",
-        compiler: required(s, "compiler_version"),
-        contracts,
-        input: {
-          language: yul ? "Yul" : "Solidity",
-          sources: { [file]: { content: required(s, "source_code") } },
-          settings,
-        },
-      };
+      const compiler = required(s, "compiler_version");
+      const input = singleFileInput({
+        fileName,
+        content: required(s, "source_code"),
+        language: yul ? "Yul" : "Solidity",
+        optimizer: { enabled: runs !== null, runs: runs ?? 200 },
+        evmVersion: evm && evm !== "default" ? evm : undefined,
+        libraries: libs,
+      });
+      return { language: "Solidity", compiler, contracts, input };
     }
     case "standard-input": {
       const input = standardJsonFile(s);
@@ -199,32 +193,29 @@ export function formRequest(
     }
     case "multi-part": {
       const compiler = required(s, "compiler_version");
-      const attempts = solidityMultiPartAttempts(
-        {
-          sourceFiles: requiredFiles(s),
-          evmVersion: text(s, "evm_version") ?? null,
-          optimizationRuns: optimizationRuns(s),
-          libraries: libraries(s),
-        },
-        compiler,
-      );
-      return { language: "Solidity", compiler, contracts, attempts };
+      const files = {
+        sourceFiles: requiredFiles(s),
+        evmVersion: text(s, "evm_version") ?? null,
+        optimizationRuns: optimizationRuns(s),
+        libraries: libraries(s),
+      };
+      return forContracts(multiPartRequest("Solidity", compiler, files), contracts);
     }
     case "vyper-code": {
       const name = text(s, "contract_name")?.trim() || "Vyper_contract";
-      const input = vyperMultiPartInput({
+      const files = {
         sourceFiles: { [`${name}.vy`]: required(s, "source_code") },
         evmVersion: text(s, "evm_version") ?? null,
-      });
-      return { language: "Vyper", compiler: required(s, "compiler_version"), contracts, input };
+      };
+      return forContracts(multiPartRequest("Vyper", required(s, "compiler_version"), files), contracts);
     }
     case "vyper-multi-part": {
-      const input = vyperMultiPartInput({
+      const files = {
         sourceFiles: requiredFiles(s),
         interfaces: filesOf(s, "interfaces"),
         evmVersion: text(s, "evm_version") ?? null,
-      });
-      return { language: "Vyper", compiler: required(s, "compiler_version"), contracts, input };
+      };
+      return forContracts(multiPartRequest("Vyper", required(s, "compiler_version"), files), contracts);
     }
     case "vyper-standard-input": {
       const input = standardJsonFile(s);

@@ -1,25 +1,15 @@
 import multipart from "@fastify/multipart";
 import { Type } from "@sinclair/typebox";
-import type { FastifyPluginAsync, FastifyRequest } from "fastify";
-import { toBytea } from "../../db/bytes.js";
+import type { FastifyRequest } from "fastify";
 import { InvalidInputError, LookoutError } from "../../errors/base.js";
 import { ADDRESS_HASH_PATTERN } from "../../explorer/errors.js";
-import type { CompilerVersionInfo } from "../../verifier/compilers/index.js";
-import { checkRequestLimits } from "../../verifier/service/index.js";
-import { getVerifiedContract } from "../../verifier/store/index.js";
-import { chainFor, type VerificationApiDeps } from "../etherscan/deps.js";
-import { LICENSE_TYPES, verificationConfigView } from "./config-view.js";
+import { dialectScope } from "../../http/scope.js";
+import { saveContractLicense } from "../../verifier/store/index.js";
+import { chainFor, submitVerification } from "../../verifier/submit.js";
+import type { VerifierDialect } from "../dialect.js";
+import { InvalidValueBody, MessageBody } from "./errors.js";
 import { FORM_METHODS, type FormMethod, type FormSubmission, formRequest } from "./parse.js";
-
-export type VerificationFormDeps = VerificationApiDeps & {
-  lists: {
-    listSolidity(): CompilerVersionInfo[];
-    listVyper(): CompilerVersionInfo[];
-    settled?(): Promise<unknown>;
-  };
-  /** Bounds of a multipart submission (defaults: 5 MB a file, 100 files, 20 MB in all). */
-  limits?: { fileBytes?: number; files?: number; totalBytes?: number };
-};
+import { ConfigBody, LICENSE_TYPES, verificationConfigView } from "./view.js";
 
 const Params = Type.Object({
   address_hash_param: Type.String({ pattern: ADDRESS_HASH_PATTERN }),
@@ -61,65 +51,85 @@ async function readMultipart(req: FastifyRequest, totalBytes: number): Promise<F
   return out;
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
 /**
  * The frontend's verify form: `GET /smart-contracts/verification/config` and
  * `POST /smart-contracts/{hash}/verification/via/{method}` (JSON for flattened and Vyper code, multipart for the
- * rest). Checks what Blockscout checks at once (a contract at the address, not already fully verified), queues a
+ * rest). Checks what Blockscout checks at once (a contract at the address, not already verified), queues a
  * verification job and answers "started"; the outcome reaches the socket (`addresses:{hash}`, `verification_result`).
  */
-export const verificationFormRoutes: FastifyPluginAsync<{ deps: VerificationFormDeps }> = async (
-  app,
-  { deps },
-) => {
-  const fileBytes = deps.limits?.fileBytes ?? 5 * 1024 * 1024;
+export const verifyFormPlugin: VerifierDialect["plugin"] = async (app, { api: given, dialect }) => {
+  const jobs = given?.jobs;
+  if (!given || !jobs) return;
+  const api = { ...given, jobs };
+  dialectScope(app, dialect);
+  const limits = api.formLimits;
   await app.register(multipart, {
     limits: {
-      fileSize: fileBytes,
-      files: deps.limits?.files ?? 100,
+      fileSize: limits?.fileBytes ?? 5 * 1024 * 1024,
+      files: limits?.files ?? 100,
       fields: 50,
       fieldSize: 1024 * 1024,
       parts: 200,
     },
     throwFileSizeLimit: true,
   });
+  const tags = ["smart-contracts"];
 
-  app.get("/smart-contracts/verification/config", { schema: { tags: ["smart-contracts"] } }, async () => {
-    await deps.lists.settled?.();
-    return verificationConfigView(deps.lists.listSolidity(), deps.lists.listVyper());
-  });
+  app.get(
+    "/smart-contracts/verification/config",
+    { schema: { tags, response: { 200: ConfigBody, 422: InvalidValueBody } } },
+    async () => {
+      await api.compilers.settled?.();
+      return verificationConfigView(api.compilers.listSolidity(), api.compilers.listVyper());
+    },
+  );
 
   app.post(
     "/smart-contracts/:address_hash_param/verification/via/:method",
-    { schema: { params: Params, tags: ["smart-contracts"] } },
+    {
+      schema: {
+        params: Params,
+        tags,
+        response: {
+          200: Type.Object(MessageBody.properties, { description: "Started, or already verified" }),
+          404: Type.Object(MessageBody.properties, {
+            description: "An unknown method, or no contract at the address",
+          }),
+          422: InvalidValueBody,
+        },
+      },
+    },
     async (req, reply) => {
-      const { address_hash_param, method } = req.params as { address_hash_param: string; method: string };
+      const { address_hash_param, method } = req.params;
       if (!(FORM_METHODS as readonly string[]).includes(method))
         return reply.code(404).send({ message: "Not found" });
       const address = address_hash_param.toLowerCase();
       const submission = req.isMultipart()
-        ? await readMultipart(req, deps.limits?.totalBytes ?? 20 * 1024 * 1024)
-        : { fields: (req.body ?? {}) as Record<string, unknown>, files: [] };
-      const chain = chainFor(deps, undefined);
+        ? await readMultipart(req, limits?.totalBytes ?? 20 * 1024 * 1024)
+        : { fields: isRecord(req.body) ? req.body : {}, files: [] };
+      const chain = chainFor(api.chains, undefined);
       const request = formRequest(method as FormMethod, submission, chain.config.id, address);
-      checkRequestLimits(request);
-
-      const code = await chain.rpc.request<string>("eth_getCode", [address, "latest"]).catch(() => null);
-      if (code === "0x" || code === "0x0")
-        return reply.code(404).send({ message: "Address is not a smart-contract" });
-      const stored = await getVerifiedContract(deps.db, chain.config.id, address);
-      if (stored?.matchType === "full" && !stored.automatic) return { message: "Already verified" };
-
-      // Blockscout keeps the license the form names with the contract.
       const license = submission.fields.license_type;
-      if (typeof license === "string" && license in LICENSE_TYPES)
-        await deps.db.query(
-          `insert into contract_licenses (chain_id, address, license_type) values ($1, $2, $3)
-           on conflict (chain_id, address) do update set license_type = excluded.license_type`,
-          [chain.config.id, toBytea(address), license],
-        );
-      // A verification of the same contract already running reports on the same channel; no second job.
-      await deps.jobs.submit(request);
-      return STARTED;
+      const r = await submitVerification(api, request, {
+        checkCompiler: false,
+        code: "if-answered",
+        // Blockscout keeps the license the form names with the contract.
+        ...(typeof license === "string" && license in LICENSE_TYPES
+          ? { beforeQueue: () => saveContractLicense(api.db, chain.config.id, address, license) }
+          : {}),
+      });
+      switch (r.status) {
+        case "no-code":
+          return reply.code(404).send({ message: "Address is not a smart-contract" });
+        case "already-verified":
+          return { message: "Already verified" };
+        default:
+          // A verification of the same contract already running reports on the same channel; no second job.
+          return STARTED;
+      }
     },
   );
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { jobStatusEnvelope } from "../../verifier-apis/etherscan/status-view.js";
-import { jobView } from "../../verifier-apis/sourcify/views.js";
+import { jobStatusEnvelope } from "../../verifier-apis/etherscan/view.js";
+import { jobView } from "../../verifier-apis/sourcify/view.js";
 import { outcomeOf } from "./outcome.js";
 import type { Job } from "./types.js";
 

@@ -1,5 +1,6 @@
 /** The verified-contract store ("bytecode database"): SQL over `verified_contracts` and `verified_compilations` (migrations 004, 006). */
 export { verifyAutomatically } from "./auto-verify.js";
+export { saveContractLicense } from "./licenses.js";
 export {
   type BytecodeType,
   compilationSourceFields,

@@ -1,5 +1,25 @@
+import type { Job } from "../../verifier/jobs/index.js";
 import type { VerifiedContractRecord } from "../../verifier/store/index.js";
-import { TEXT } from "./envelope.js";
+/**
+ * The Etherscan response envelope: always HTTP 200, `status` "1" or "0", and the exact `result` strings that
+ * forge and hardhat-verify compare against (spec: verification-engines-and-clients.md §3).
+ */
+export type Envelope = { status: "0" | "1"; message: string; result: unknown };
+
+export const ok = (result: unknown): Envelope => ({ status: "1", message: "OK", result });
+export const notOk = (result: string, message = "NOTOK"): Envelope => ({ status: "0", message, result });
+
+export const TEXT = {
+  pending: "Pending in queue",
+  pass: "Pass - Verified",
+  fail: "Fail - Unable to verify",
+  alreadyVerifiedStatus: "Already Verified",
+  unknownGuid: "Unknown UID",
+  alreadyVerifiedSubmit: "Contract source code already verified",
+  notVerified: "Contract source code not verified",
+  noCode: (address: string) => `Unable to locate ContractCode at ${address}`,
+  noData: "No data found",
+} as const;
 
 /** One `getsourcecode` item, Etherscan's keys in Etherscan's order, plus our match type (clients ignore extras). */
 export type SourceCodeItem = {
@@ -83,4 +103,22 @@ export function sourceCodeItem(r: VerifiedContractRecord): SourceCodeItem {
     SwarmSource: "",
     MatchType: r.matchType,
   };
+}
+
+const firstLine = (s: string) => s.split("\n").find((l) => l.trim() !== "") ?? s;
+
+/**
+ * `checkverifystatus` for a job: pending and failed are status "0" (Etherscan's convention; forge and hardhat read
+ * only `result`), a pass "1". A failure says why after the fixed prefix, which clients match with startsWith.
+ */
+export function jobStatusEnvelope(job: Job | null): Envelope {
+  if (!job) return notOk(TEXT.unknownGuid);
+  if (job.state !== "done" || !job.outcome) return notOk(TEXT.pending);
+  const o = job.outcome;
+  if (o.result === "verified") return ok(o.alreadyVerified ? TEXT.alreadyVerifiedStatus : TEXT.pass);
+  const reason =
+    o.code === "compilation_failed"
+      ? `Compilation failed: ${firstLine(o.errors?.[0] ?? o.message)}`
+      : firstLine(o.message);
+  return notOk(`${TEXT.fail}. ${reason}`);
 }

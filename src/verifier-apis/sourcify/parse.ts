@@ -1,6 +1,5 @@
-import { InvalidInputError } from "../../errors/base.js";
 import type { CompilerLanguage, StandardJsonInput } from "../../verifier/compilers/index.js";
-import { checkRequestLimits, type VerifyRequest } from "../../verifier/service/index.js";
+import type { SingleContractRequest } from "../../verifier/submit.js";
 import { SourcifyError } from "./errors.js";
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -8,14 +7,13 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 
 const invalid = (message: string) => new SourcifyError("invalid_parameter", message);
 
-export type SourcifySubmission = VerifyRequest & { contracts: [VerifyRequest["contracts"][number]] };
-
 /**
  * The verify service request for `POST /v2/verify/{chainId}/{address}`, checked as Sourcify's middleware does:
  * a standard JSON input with `language` and `sources` (each with `content`), a `path:Name` contract identifier,
- * a compiler version (`v` prefix, and a commit-less Vyper version, accepted). Pure; throws invalid_parameter.
+ * a compiler version (`v` prefix, and a commit-less Vyper version, accepted). Pure; throws invalid_parameter
+ * (the request limits are `submitVerification`'s).
  */
-export function submissionFromBody(body: unknown, chainId: string, address: string): SourcifySubmission {
+export function submissionFromBody(body: unknown, chainId: string, address: string): SingleContractRequest {
   if (!isObject(body)) throw invalid("The request body must be a JSON object");
   const input = body.stdJsonInput;
   if (!isObject(input)) throw invalid("stdJsonInput is required and must be a standard JSON input object");
@@ -42,12 +40,6 @@ export function submissionFromBody(body: unknown, chainId: string, address: stri
   const tx = body.creationTransactionHash;
   if (tx !== undefined && tx !== null && (typeof tx !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(tx))) {
     throw invalid("creationTransactionHash must be a 0x-prefixed 32-byte hex hash");
-  }
-  try {
-    checkRequestLimits({ contracts: [], input: input as StandardJsonInput });
-  } catch (e) {
-    if (e instanceof InvalidInputError) throw invalid(e.shortMessage);
-    throw e;
   }
   const language: CompilerLanguage = input.language;
   return {

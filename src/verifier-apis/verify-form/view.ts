@@ -1,3 +1,4 @@
+import { Type } from "@sinclair/typebox";
 import { ALL_SOLIDITY_EVM_VERSIONS } from "../../verifier/compilers/evm-versions.js";
 import type { CompilerVersionInfo } from "../../verifier/compilers/index.js";
 import { FORM_METHODS } from "./parse.js";
@@ -32,6 +33,19 @@ const VYPER_EVM_VERSIONS = [
   "cancun",
   "osaka",
 ];
+
+const Strings = Type.Array(Type.String());
+
+/** The config's members, for the OpenAPI document. */
+export const ConfigBody = Type.Object({
+  solidity_compiler_versions: Strings,
+  solidity_evm_versions: Strings,
+  verification_options: Strings,
+  vyper_compiler_versions: Strings,
+  vyper_evm_versions: Strings,
+  is_rust_verifier_microservice_enabled: Type.Boolean(),
+  license_types: Type.Record(Type.String(), Type.Integer()),
+});
 
 /**
  * `GET /api/v2/smart-contracts/verification/config` (frontend type `SmartContractVerificationConfigRaw`): every

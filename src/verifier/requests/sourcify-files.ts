@@ -1,6 +1,6 @@
 import { keccak256, stringToBytes } from "viem";
-import type { CompilerLanguage, StandardJsonInput } from "../../verifier/compilers/index.js";
-import { librariesSetting } from "../../verifier/service/index.js";
+import type { CompilerLanguage, StandardJsonInput } from "../compilers/index.js";
+import { librariesSetting } from "./solidity.js";
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);

@@ -1,12 +1,9 @@
 import { InvalidInputError } from "../../errors/base.js";
+import type { Params } from "../../http/etherscan-params.js";
+import { ADDRESS_RE } from "../../verifier/api.js";
 import type { CompilerLanguage, StandardJsonInput } from "../../verifier/compilers/index.js";
-import {
-  librariesSetting,
-  parseStandardJsonInput,
-  type VerifyRequest,
-} from "../../verifier/service/index.js";
-import { ADDRESS_RE } from "./deps.js";
-import type { Params } from "./params.js";
+import { librariesSetting, parseStandardJsonInput, singleFileInput } from "../../verifier/requests/index.js";
+import type { SingleContractRequest } from "../../verifier/submit.js";
 
 export const CODE_FORMATS = ["solidity-standard-json-input", "solidity-single-file", "vyper-json"] as const;
 export type CodeFormat = (typeof CODE_FORMATS)[number];
@@ -15,7 +12,7 @@ export type Submission = {
   /** Lower-case 0x address. */
   address: string;
   codeFormat: CodeFormat;
-  request: VerifyRequest & { contracts: [VerifyRequest["contracts"][number]] };
+  request: SingleContractRequest;
 };
 
 const required = (p: Params, name: string, raw = false): string => {
@@ -82,31 +79,25 @@ function libraryParams(p: Params): Record<string, string> {
   return libs;
 }
 
-/** One flattened file (`solidity-single-file`) as standard JSON, with Etherscan's separate settings fields. */
-function singleFileInput(p: Params, contractName: string): StandardJsonInput {
+/** One flattened file (`solidity-single-file`) with Etherscan's separate settings fields. */
+function singleFile(p: Params, contractName: string): StandardJsonInput {
   const at = contractName.lastIndexOf(":");
-  const file = at >= 0 ? contractName.slice(0, at) : `${contractName}.sol`;
+  const fileName = at >= 0 ? contractName.slice(0, at) : `${contractName}.sol`;
   const optimized = p.get("optimizationUsed") === "1" || p.get("optimizationUsed") === "true";
   const runs = Number(p.get("runs") ?? 200);
   if (!Number.isInteger(runs) || runs < 0) throw new InvalidInputError(`Invalid runs "${p.get("runs")}"`);
-  const settings: Record<string, unknown> = { optimizer: { enabled: optimized, runs } };
   const evm = p.get("evmversion") ?? p.get("evmVersion");
-  if (evm && evm.toLowerCase() !== "default") settings.evmVersion = evm;
   const viaIR = p.get("viaIR");
-  if (viaIR === "true" || viaIR === "1") settings.viaIR = true;
-  const libs = libraryParams(p);
-  if (Object.keys(libs).length) {
-    // Bare names link in the one source file; `path:Name` keys say where themselves.
-    const qualified = Object.fromEntries(
-      Object.entries(libs).map(([k, v]) => [k.includes(":") ? k : `${file}:${k}`, v]),
-    );
-    settings.libraries = librariesSetting(qualified);
-  }
-  return {
-    language: "Solidity",
-    sources: { [file]: { content: required(p, "sourceCode", true) } },
-    settings,
-  };
+  // Bare library names link in the one source file; `path:Name` keys say where themselves.
+  const libraries = libraryParams(p);
+  return singleFileInput({
+    fileName,
+    content: required(p, "sourceCode", true),
+    optimizer: { enabled: optimized, runs },
+    evmVersion: evm && evm.toLowerCase() !== "default" ? evm : undefined,
+    viaIR: viaIR === "true" || viaIR === "1",
+    libraries,
+  });
 }
 
 /**
@@ -132,7 +123,7 @@ export function submissionFromParams(p: Params, chainId: string): Submission {
         language: "Solidity",
         compiler: compilerVersion(p, "Solidity"),
         contracts: [contract],
-        input: singleFileInput(p, name),
+        input: singleFile(p, name),
       },
     };
   }

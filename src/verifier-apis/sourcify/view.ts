@@ -1,3 +1,4 @@
+import { type Static, Type } from "@sinclair/typebox";
 import { getAddress } from "viem";
 import type { Job } from "../../verifier/jobs/index.js";
 import type { MatchType } from "../../verifier/matching/index.js";
@@ -7,6 +8,48 @@ import { errorBody } from "./errors.js";
 /** Sourcify's match vocabulary for ours: full → exact_match, partial → match. */
 export const sourcifyMatch = (m: MatchType | null | undefined) =>
   m === "full" ? "exact_match" : m === "partial" ? "match" : null;
+
+const Match = Type.Union([Type.Literal("exact_match"), Type.Literal("match"), Type.Null()]);
+
+/** Sourcify's minimal contract object (what every lookup answers, and a 404 with match null). */
+export const MinimalContractObject = Type.Object({
+  match: Match,
+  creationMatch: Match,
+  runtimeMatch: Match,
+  chainId: Type.String(),
+  address: Type.String(),
+  verifiedAt: Type.Optional(Type.String()),
+});
+
+/** The minimal object plus the groups `fields=`/`omit=` select. */
+export const ContractObject = Type.Object({
+  ...MinimalContractObject.properties,
+  abi: Type.Optional(Type.Unknown()),
+  sources: Type.Optional(Type.Record(Type.String(), Type.Object({ content: Type.String() }))),
+  compilation: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  deployment: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  creationBytecode: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  runtimeBytecode: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  stdJsonInput: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
+
+/** A verification job: finished or not, and the error of a failed one. */
+export const JobObject = Type.Object({
+  isJobCompleted: Type.Boolean(),
+  verificationId: Type.String(),
+  jobStartTime: Type.String(),
+  jobFinishTime: Type.Optional(Type.String()),
+  compilationTime: Type.Optional(Type.String()),
+  contract: MinimalContractObject,
+  error: Type.Optional(
+    Type.Object({
+      customCode: Type.String(),
+      message: Type.String(),
+      errorId: Type.String(),
+      errorData: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    }),
+  ),
+});
 
 export type MinimalContract = {
   match: "exact_match" | "match" | null;
@@ -113,7 +156,7 @@ export function selectedFields(
 
 /** `GET /v2/contract/{chainId}/{address}` for a verified contract: the minimal body plus the groups asked for. */
 export function contractView(r: VerifiedContractRecord, groups: Set<FieldGroup>) {
-  const out: Record<string, unknown> = { ...minimalContract(r) };
+  const out: Static<typeof ContractObject> = { ...minimalContract(r) };
   const fqn = `${r.fileName}:${r.contractName}`;
   const input = {
     language: r.language,
