@@ -1,5 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { type Static, Type } from "@sinclair/typebox";
-import type { FastifyPluginAsync } from "fastify";
 import { indexedRange } from "../chain-store/checkpoint.js";
 import type { Db } from "../db/db.js";
 import type { Progress } from "../indexer/pipeline/progress.js";
@@ -70,7 +70,7 @@ const timeout = <T>(p: Promise<T>, ms: number) =>
  * the database) and lag, and the indexing lease. 503 when the process cannot do its job (database unreachable, or
  * not writable for a role that writes), so a load balancer can route around it.
  */
-export const healthRoutes: FastifyPluginAsync<{ db: Db; sources: HealthSources }> = async (
+export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Db; sources: HealthSources }> = async (
   app,
   { db, sources },
 ) => {
@@ -103,7 +103,7 @@ export const healthRoutes: FastifyPluginAsync<{ db: Db; sources: HealthSources }
           error: e.message,
         }));
       // `?service=` is the gRPC health check's request (eth-bytecode-db's Health.Check over HTTP): its shape.
-      if ((req.query as { service?: string }).service !== undefined) {
+      if (req.query.service !== undefined) {
         return reply.code(database.ok ? 200 : 503).send({ status: database.ok ? "SERVING" : "NOT_SERVING" });
       }
       let rpc: HealthResponse["rpc"] = { ok: true, head: null };

@@ -73,7 +73,8 @@ export const liveSocketPlugin: FastifyPluginAsync<LiveSocketOptions> = async (ap
       if (n > 0) perClient.set(req.ip, n);
       else perClient.delete(req.ip);
     });
-    const vsn = (req.query as { vsn?: string }).vsn;
+    const q = req.query;
+    const vsn = typeof q === "object" && q !== null && "vsn" in q ? q.vsn : undefined;
     if (vsn !== undefined && vsn !== "2.0.0") {
       ws.close(1003, "only vsn=2.0.0 is supported");
       return;

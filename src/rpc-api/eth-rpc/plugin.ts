@@ -69,9 +69,10 @@ export const ethRpcPlugin: FastifyPluginAsync<{ deps: RpcApiDeps }> = async (app
     req: { body: unknown; log: { error: (o: object, m: string) => void } },
     reply: import("fastify").FastifyReply,
   ) => {
-    const body = req.body as { parsed?: unknown; invalid?: boolean } | undefined;
+    // The content-type parser above wraps the JSON (`{parsed}`), or marks it `{invalid}`.
+    const body: unknown = req.body;
     reply.type("application/json; charset=utf-8").serializer((b: unknown) => JSON.stringify(b));
-    if (!body || body.invalid || !("parsed" in body))
+    if (typeof body !== "object" || body === null || !("parsed" in body))
       return reply.code(200).send(errorResponse(null, -32700, "Parse error"));
     const parsed = body.parsed;
     if (Array.isArray(parsed)) {
