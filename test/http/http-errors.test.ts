@@ -237,11 +237,13 @@ describe("framework errors in each API's own dialect", () => {
 
   it("Etherscan: an action named after an Object member is an unknown action, not an internal error", async () => {
     for (const action of ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"]) {
-      const a = await inject({ url: `/api?module=contract&action=${action}` });
-      expect(a).toEqual({
-        status: 200,
-        body: { status: "0", message: "NOTOK", result: "Error! Missing Or invalid Action name" },
-      });
+      // Blockscout's answer to an action it does not serve: 400 in its RPC envelope.
+      for (const module of ["contract", "account"]) {
+        const a = await inject({ url: `/api?module=${module}&action=${action}` });
+        expect(a).toEqual({ status: 400, body: { status: "0", message: "Unknown action", result: null } });
+      }
+      const m = await inject({ url: `/api?module=${action}&action=balance` });
+      expect(m).toEqual({ status: 400, body: { status: "0", message: "Unknown module", result: null } });
     }
   });
 
