@@ -27,7 +27,10 @@ describe("lookout CLI", () => {
   it("rejects a non-numeric PORT, naming the variable", async () => {
     const r = await run(["serve"], { PORT: "eighty" });
     expect(r.code).toBe(2);
-    expect(r.out).toMatch(/PORT.*expected a whole number.*"eighty"/);
+    // stdout is a pipe: the reason is one JSON record.
+    expect((JSON.parse(r.out.trim()) as { msg: string }).msg).toMatch(
+      /PORT.*expected a whole number.*"eighty"/,
+    );
   });
 
   it("rejects a malformed DATABASE_URL, naming the variable", async () => {

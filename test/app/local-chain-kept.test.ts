@@ -125,9 +125,14 @@ describe("lookout start keeps its local chain in DATA_DIR", () => {
       const c = await start();
       const tx3 = await send(c.anvilUrl, 3);
       expect(tx3.block).toBe(tx2.block); // the same height, another block
-      await waitUntil("the lost transaction rewound and the new one indexed", async () =>
-        (await txStatus(c, tx2.hash)) === 404 && (await txStatus(c, tx3.hash)) === 200 ? true : undefined,
-      );
+      await waitUntil(
+        "the lost transaction rewound and the new one indexed",
+        async () =>
+          (await txStatus(c, tx2.hash)) === 404 && (await txStatus(c, tx3.hash)) === 200 ? true : undefined,
+        300_000,
+      ).catch((e: Error) => {
+        throw new Error(`${e.message}\nLookout's output:\n${c.p.output().slice(-4000)}`);
+      });
       expect(await txStatus(c, tx1.hash)).toBe(200);
       expect(c.p.output()).toMatch(/Reorged blocks/);
       expect(c.p.output()).not.toMatch(/Resetting the index/);

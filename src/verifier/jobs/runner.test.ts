@@ -122,6 +122,9 @@ describe("verification job runner", () => {
     await fresh.stop();
   });
 
+  // Seconds, not 300 ms: the heartbeat (a third of the lease) must not miss a whole lease on a loaded machine,
+  // where this process may get no CPU for a second or two; a missed lease would be the machine, not the runner.
+  const LIVE_LEASE_MS = 3_000;
   it("a live owner's heartbeat keeps its job: a second runner never takes it over", async () => {
     let calls = 0;
     let release!: () => void;
@@ -135,7 +138,7 @@ describe("verification job runner", () => {
         await gate;
         return verified(A);
       },
-      leaseMs: 300,
+      leaseMs: LIVE_LEASE_MS,
       pollMs: 50,
     });
     const other = createJobRunner({
@@ -144,14 +147,14 @@ describe("verification job runner", () => {
         calls++;
         return verified(A);
       },
-      leaseMs: 300,
+      leaseMs: LIVE_LEASE_MS,
       pollMs: 50,
     });
     await slow.start();
     const { job } = await slow.submit(request(A));
     await other.start();
     await waitUntil(async () => (await slow.get(job.id))?.state === "running");
-    // Several lease periods pass while the job runs.
+    // Two whole lease periods pass while the job runs.
     const [row0] = await t.db.query<{ lease_expires_at: Date }>(
       "select lease_expires_at from verification_jobs where id = $1",
       [job.id],
@@ -161,7 +164,7 @@ describe("verification job runner", () => {
         "select lease_expires_at from verification_jobs where id = $1",
         [job.id],
       );
-      return r!.lease_expires_at.getTime() > row0!.lease_expires_at.getTime() + 900;
+      return r!.lease_expires_at.getTime() > row0!.lease_expires_at.getTime() + 2 * LIVE_LEASE_MS;
     });
     release();
     await waitUntil(async () => (await slow.get(job.id))?.state === "done");
