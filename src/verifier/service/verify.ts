@@ -1,36 +1,13 @@
 import { InvalidInputError } from "../../errors/base.js";
-import { CompilerError } from "../compilers/errors.js";
-import type { CompilerLanguage, CompilerOutput, StandardJsonInput } from "../compilers/index.js";
-import {
-  type ContractMatch,
-  decodeOnchain,
-  type Hex,
-  type Language,
-  matchContract,
-  selectBestMatch,
-} from "../matching/index.js";
-import { type CompileAttempt, editedForAuxdata, withOutputSelection } from "../requests/solidity.js";
-import type { VerifiedContractRecord } from "../store/types.js";
-import { saveVerifiedContract } from "../store/verified-contracts.js";
-import { parseVyperVersion, vyperCompilerInput } from "../vyper/index.js";
-import {
-  type CandidateContract,
-  compileErrors,
-  contractsFromOutput,
-  mayHoldSeveralAuxdata,
-  withDiffedAuxdata,
-} from "./compiled.js";
+import type { CompilerLanguage, StandardJsonInput } from "../compilers/index.js";
+import { decodeOnchain, type Hex, matchContract, selectBestMatch } from "../matching/index.js";
+import type { CompileAttempt } from "../requests/solidity.js";
+import { type CandidateContract, mayHoldSeveralAuxdata } from "./compiled.js";
 import { diagnoseFailure } from "./diagnosis.js";
 import { checkRequestLimits } from "./limits.js";
-import { type CodeFacts, loadCode, loadCreation, type OnchainFacts } from "./onchain.js";
-import {
-  fitsKnownCreation,
-  type StoreInputs,
-  storedCandidates,
-  storedFullMatch,
-  storedInputKeys,
-  storeInputs,
-} from "./stored.js";
+import { type CodeFacts, loadCode, loadCreation, type OnchainFacts, type ValidFacts } from "./onchain.js";
+import { persist, type Winner } from "./persist.js";
+import { fitsKnownCreation, storedCandidates, storedFullMatch, storedInputKeys } from "./stored.js";
 import type {
   ContractRef,
   ValidationItem,
@@ -39,17 +16,10 @@ import type {
   VerifyRequest,
   VerifyResponse,
 } from "./types.js";
+import { type Target, type VerifyPlan, VerifyRun } from "./verify-run.js";
 
-type Target = {
-  chainId: string;
-  address: Hex;
-  creationTransactionHash: string | null;
-  knownFacts?: OnchainFacts;
-};
 type OnchainError = { status: "error"; message: string };
 type Facts = OnchainFacts | OnchainError;
-
-const noop = () => {};
 
 const onchainError = (e: unknown): OnchainError => ({
   status: "error",
@@ -107,81 +77,6 @@ function checkEvmVersions(
   }
 }
 
-const languageOf = (input: StandardJsonInput, fallback: CompilerLanguage): Language =>
-  input.language === "Yul" ? "Yul" : input.language === "Vyper" ? "Vyper" : fallback;
-
-type AttemptResult = { ok: true; candidates: CandidateContract[] } | { ok: false; errors: string[] };
-
-/**
- * Compiles one attempt (cached by the registry); a factory-like output is compiled a second time, edited, to find
- * where its auxdata sit. When the on-chain code shows several auxdata (`speculate`, known from the facts), that
- * second compile starts beside the first instead of after it: a factory then costs one compile's time, not two.
- */
-async function compileAttempt(
-  deps: VerifyDeps,
-  language: CompilerLanguage,
-  version: string,
-  attempt: CompileAttempt,
-  speculate: Promise<boolean>,
-  compilerInput: (raw: StandardJsonInput) => StandardJsonInput,
-  /** Told when the first compile no longer needs this thread (see CompileRequest.onStarted). */
-  onStarted?: () => void,
-): Promise<AttemptResult> {
-  const started = performance.now();
-  const engineVersion = version.replace(/^v/, "");
-  const candidates: CandidateContract[] = [];
-  try {
-    for (const raw of attempt.inputs) {
-      const input = compilerInput(raw);
-      // One edited compile per input, whoever asks first (the speculation or the output's own auxdata).
-      let editedRun: Promise<CompilerOutput> | undefined;
-      const compileEdited = () => {
-        editedRun ??= deps.compilers.compile({ language, version, input: editedForAuxdata(input) });
-        return editedRun;
-      };
-      // Starts as soon as the facts show several auxdata, which is usually while the first compile runs. Unused
-      // when the output holds one auxdata after all (its output stays cached); never an unhandled rejection.
-      void speculate.then((yes) => (yes ? compileEdited().catch(() => {}) : undefined));
-      const output = await deps.compilers.compile({
-        language,
-        version,
-        input,
-        ...(onStarted && raw === attempt.inputs[0] ? { onStarted } : {}),
-      });
-      const errors = compileErrors(output);
-      if (errors.length) return { ok: false, errors: errors.map((e) => e.formattedMessage ?? e.message) };
-      const lang = languageOf(input, language);
-      let found = contractsFromOutput(output, raw, lang, engineVersion);
-      if (
-        found.some(
-          (c) =>
-            mayHoldSeveralAuxdata(c.compiled.creationCode) || mayHoldSeveralAuxdata(c.compiled.runtimeCode),
-        )
-      ) {
-        const edited = await compileEdited();
-        if (compileErrors(edited).length === 0) {
-          found = withDiffedAuxdata(found, contractsFromOutput(edited, raw, lang, engineVersion));
-        }
-      }
-      candidates.push(...found);
-    }
-    return { ok: true, candidates };
-  } finally {
-    deps.phases?.("compile", performance.now() - started);
-  }
-}
-
-/**
- * The compiler itself failed on this input (a timeout, running out of memory, a crash): the user's input did it,
- * so it is a compilation failure in words, not a server error. Other errors (downloads) stay errors.
- */
-function compilerFailure(e: unknown): AttemptResult {
-  if (e instanceof CompilerError && (e.kind === "timeout" || e.kind === "memory" || e.kind === "crash")) {
-    return { ok: false, errors: [e.shortMessage] };
-  }
-  throw e;
-}
-
 export const compilationFailureMessage = (errors: readonly string[]) =>
   `Compilation error: [\n${errors.map((e) => `    ${JSON.stringify(e)},\n`).join("")}]`;
 
@@ -189,9 +84,48 @@ export const compilationFailureMessage = (errors: readonly string[]) =>
  * Verifies sources against N contracts on any configured chains: validates every address, compiles once, matches
  * each contract against every contract of the output, stores the matches. The three outcomes are upstream's:
  * validation results (some address is not a contract; the compile started beside that check is not waited for), a
- * compilation failure, or one verification result per contract in request order.
+ * compilation failure, or one verification result per contract in request order. What runs beside what is held by
+ * the run (verify-run.ts); this function is the order of the steps.
  */
 export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<VerifyResponse> {
+  const planned = await plan(deps, req);
+  if ("kind" in planned) return planned;
+  const run = new VerifyRun(deps, planned);
+  const storedCompiled = await storedLookup(run);
+  const compiling = storedCompiled.length === 0;
+  // Handed to its worker before the on-chain round trips start, which would otherwise delay the hand-off.
+  if (compiling) await run.startCompile();
+  const codes = await codeFacts(run);
+  if (codes.some((f) => f.status === "invalid")) {
+    run.decideAuxdata(false);
+    return validationResult(run.plan.targets, codes);
+  }
+  const factsReady = creationFacts(run, codes);
+  run.decideAuxdata(severalAuxdata(codes, factsReady));
+  if (compiling) run.prepareStoreKeys();
+  const facts = await factsReady;
+  // Copies of verified contracts match the store's compiled code; when every contract is one, the answer does not
+  // wait for the compiler.
+  const stored = storedMatches(run, storedCompiled, facts);
+  const allStored = stored.some(Boolean) && stored.every((w, i) => w || facts[i]!.status !== "valid");
+  if (!allStored) {
+    const first = await run.attempt(0);
+    if (!first.ok) {
+      return {
+        kind: "compilationFailure",
+        message: compilationFailureMessage(first.errors),
+        errors: first.errors,
+      };
+    }
+  }
+  return matchAll(run, facts, stored, storedCompiled.length > 0);
+}
+
+/**
+ * Every check made before any I/O (limits, targets, compiler version, EVM versions), and the answers that need
+ * none: a VerifyPlan, or the response itself.
+ */
+async function plan(deps: VerifyDeps, req: VerifyRequest): Promise<VerifyPlan | VerifyResponse> {
   checkRequestLimits(req);
   const targets = validateTargets(deps, req.contracts);
   await deps.compilers.settled?.();
@@ -209,140 +143,128 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
     attempts.flatMap((a) => a.inputs),
   );
   if (targets.length === 0) return { kind: "verification", items: [] };
+  return { language: req.language, version, targets, attempts };
+}
 
-  const phase = deps.phases;
-  const since = (t: number) => performance.now() - t;
-  const started = performance.now();
-  // Code holding several auxdata (a factory: in its runtime code, or only in its creation code when it deploys the
-  // other contract from its constructor) will need a second, edited compile: it may start beside the first. Decided
-  // once the facts are in (false when the request ends in a validation result).
-  let decideAuxdata!: (several: boolean | Promise<boolean>) => void;
-  const severalAuxdata = new Promise<boolean>((resolve) => {
-    decideAuxdata = resolve;
-  });
-  // What the compiler gets for each input, made once: the cache check below and the compile share it.
-  const compilerInputs = new Map<StandardJsonInput, StandardJsonInput>();
-  const compilerInput = (raw: StandardJsonInput) => {
-    let input = compilerInputs.get(raw);
-    if (!input) {
-      // Vyper's selection depends on the version and on which files are contracts (src/verifier/vyper).
-      input =
-        req.language === "Vyper"
-          ? vyperCompilerInput(raw, parseVyperVersion(version))
-          : withOutputSelection(raw);
-      compilerInputs.set(raw, input);
-    }
-    return input;
-  };
-  // Attempts compile lazily, once per request; the first one must compile (its errors are the user's).
-  const compiled: Array<Promise<AttemptResult> | undefined> = [];
-  const attemptResult = (k: number, onStarted?: () => void) => {
-    compiled[k] ??= compileAttempt(
-      deps,
-      req.language,
-      version,
-      attempts[k]!,
-      severalAuxdata,
-      compilerInput,
-      onStarted,
-    ).catch(compilerFailure);
-    return compiled[k]!;
-  };
-  // The store is asked first, alone, for its fully verifying compilations of these inputs (same compiler version,
-  // sources and settings): that decides whether to compile at all. A copy of a verified contract never compiles (a
-  // compile, or even a cache hit of large sources, beside its answer cost it several times the answer: bench:verify
-  // corpus, "stored"), and gets the compiled code it matches against in this one round trip. For new inputs the
-  // statement finds no row as quickly as an existence probe would, and the compile is handed to its worker before
-  // this request's other round trips start: asked together with them, the store's answer took 1.4 ms instead of
-  // 0.25, and the compile then waited behind their sends (bench:verify alliance). The answers stay those of waiting:
-  // an address without code still gets the validation result without waiting for this compile (left to finish
-  // alone; never an unhandled rejection); that compile is for nothing, but any request naming a contract with
-  // unmatched sources costs the same, so no one can make us compile more.
-  const inputsOf = storeInputs(req.language, version);
-  const keys = storedInputKeys(inputsOf, attempts[0]!.inputs);
-  const storedCompiled = await storedCandidates(deps.db, keys).catch((): CandidateContract[] => []);
-  phase?.("storedLookup", since(started));
-  const compiling = storedCompiled.length === 0;
-  if (compiling) {
-    let handedOver!: () => void;
-    const dispatched = new Promise<void>((resolve) => {
-      handedOver = resolve;
-    });
-    const first = attemptResult(0, handedOver);
-    await Promise.race([dispatched, first.then(noop, noop)]);
-  }
-  // First stage: is there code at every address? That alone decides a validation result.
+/**
+ * The store's fully verifying compilations of the first attempt's inputs (same compiler version, sources and
+ * settings), asked first and alone: the answer decides whether to compile at all. A copy of a verified contract
+ * never compiles (a compile, or even a cache hit of large sources, beside its answer would cost several times the
+ * answer) and gets the compiled code it matches in this one round trip; for new inputs the statement finds no row
+ * as quickly as an existence probe would. Asked together with the request's other round trips, its answer came
+ * later and the compile waited for it (docs/benchmarks.md, Verification, sessions 5 and 7). An address without code
+ * still gets the validation result without waiting for the compile started on "none": that compile is for
+ * nothing, but any request naming a contract with unmatched sources costs the same, so no one can make us compile
+ * more.
+ */
+async function storedLookup(run: VerifyRun): Promise<CandidateContract[]> {
+  const keys = storedInputKeys(run.storeInputs, run.plan.attempts[0]!.inputs);
+  const found = await storedCandidates(run.deps.db, keys).catch((): CandidateContract[] => []);
+  run.phase("storedLookup", run.started);
+  return found;
+}
+
+/** First stage of the on-chain facts: is there code at every address? That alone decides a validation result. */
+async function codeFacts(run: VerifyRun): Promise<Array<OnchainFacts | CodeFacts | OnchainError>> {
+  const { deps } = run;
   const codes = await Promise.all(
-    targets.map(
+    run.plan.targets.map(
       (t): Promise<OnchainFacts | CodeFacts | OnchainError> =>
         t.knownFacts
           ? Promise.resolve(t.knownFacts)
           : loadCode(deps.chains.get(t.chainId)!, deps.db, t.address).catch(onchainError),
     ),
   );
-  phase?.("code", since(started));
-  if (codes.some((f) => f.status === "invalid")) {
-    decideAuxdata(false);
-    return {
-      kind: "validation",
-      items: targets.map((t, i): ValidationItem => {
-        const f = codes[i]!;
-        return f.status === "invalid"
-          ? { status: "INVALID", message: f.message, chainId: t.chainId, address: t.address }
-          : { status: "VALID", message: "Ok", chainId: t.chainId, address: t.address };
-      }),
-    };
-  }
-  // Second stage: creations missing from our index come from the node, while the compiler runs.
+  run.phase("code", run.started);
+  return codes;
+}
+
+function validationResult(
+  targets: readonly Target[],
+  codes: ReadonlyArray<OnchainFacts | CodeFacts | OnchainError>,
+): VerifyResponse {
+  return {
+    kind: "validation",
+    items: targets.map((t, i): ValidationItem => {
+      const f = codes[i]!;
+      return f.status === "invalid"
+        ? { status: "INVALID", message: f.message, chainId: t.chainId, address: t.address }
+        : { status: "VALID", message: "Ok", chainId: t.chainId, address: t.address };
+    }),
+  };
+}
+
+/** Second stage: creations missing from our index come from the node, while the compiler runs. */
+function creationFacts(
+  run: VerifyRun,
+  codes: ReadonlyArray<OnchainFacts | CodeFacts | OnchainError>,
+): Promise<Facts[]> {
+  const { deps } = run;
   const creationStarted = performance.now();
-  const factsReady: Promise<Facts[]> = Promise.all(
+  return Promise.all(
     codes.map((c, i): Promise<Facts> => {
       if (c.status !== "code") return Promise.resolve(c as Facts);
-      const t = targets[i]!;
+      const t = run.plan.targets[i]!;
       return loadCreation(deps.chains.get(t.chainId)!, deps.db, t.address, c, {
         creationTransactionHash: t.creationTransactionHash,
         ...(deps.creationLookup ? { lookup: deps.creationLookup } : {}),
       }).catch(onchainError);
     }),
-  ).finally(() => phase?.("creation", since(creationStarted)));
-  decideAuxdata(
-    codes.some((c) => (c.status === "code" || c.status === "valid") && mayHoldSeveralAuxdata(c.runtimeCode))
-      ? true
-      : factsReady.then((all) =>
-          all.some(
-            (f) => f.status === "valid" && !!f.creation && mayHoldSeveralAuxdata(f.creation.creationInput),
-          ),
-        ),
-  );
-  // While the compiler runs: the bulk of the key the store gives the winner's compilation (settings and sources),
-  // so the answer does not wait for it.
-  if (compiling)
-    for (const input of attempts[0]!.inputs) inputsOf(input).compilationIds(languageOf(input, req.language));
-  // Copies of verified contracts match the store's compiled code; when every contract is one, the answer does not
-  // wait for the compiler.
-  const facts = await factsReady;
-  const matchStarted = performance.now();
-  const stored = facts.map((f) =>
-    f.status === "valid" && storedCompiled.length > 0
-      ? storedFullMatch(storedCompiled, {
-          runtimeCode: f.runtimeCode,
-          creationInput: f.creation?.creationInput ?? null,
-        })
-      : null,
-  );
-  let matchMs = since(matchStarted);
-  const allStored = stored.some(Boolean) && stored.every((w, i) => w || facts[i]!.status !== "valid");
-  const first: AttemptResult = allStored ? { ok: true, candidates: [] } : await attemptResult(0);
-  if (!first.ok) {
-    return {
-      kind: "compilationFailure",
-      message: compilationFailureMessage(first.errors),
-      errors: first.errors,
-    };
-  }
+  ).finally(() => run.phase("creation", creationStarted));
+}
 
+/**
+ * Whether some contract's code holds several auxdata (a factory): known from the runtime code at once, else from
+ * the creation codes once they are in.
+ */
+function severalAuxdata(
+  codes: ReadonlyArray<OnchainFacts | CodeFacts | OnchainError>,
+  factsReady: Promise<Facts[]>,
+): boolean | Promise<boolean> {
+  return codes.some(
+    (c) => (c.status === "code" || c.status === "valid") && mayHoldSeveralAuxdata(c.runtimeCode),
+  )
+    ? true
+    : factsReady.then((all) =>
+        all.some(
+          (f) => f.status === "valid" && !!f.creation && mayHoldSeveralAuxdata(f.creation.creationInput),
+        ),
+      );
+}
+
+/** Each contract's full match against the store's compiled code, if any (null: compile). */
+function storedMatches(
+  run: VerifyRun,
+  storedCompiled: readonly CandidateContract[],
+  facts: readonly Facts[],
+): Array<Winner | null> {
+  return run.matching(() =>
+    facts.map((f) =>
+      f.status === "valid" && storedCompiled.length > 0
+        ? storedFullMatch(storedCompiled, {
+            runtimeCode: f.runtimeCode,
+            creationInput: f.creation?.creationInput ?? null,
+          })
+        : null,
+    ),
+  );
+}
+
+const decoded = (f: ValidFacts) =>
+  decodeOnchain({ runtimeCode: f.runtimeCode, creationInput: f.creation?.creationInput ?? null });
+
+/**
+ * One verification item per contract, in request order: its stored match or the best match among the attempts'
+ * outputs, stored before the next contract is matched; a failure with its diagnosis otherwise.
+ */
+async function matchAll(
+  run: VerifyRun,
+  facts: readonly Facts[],
+  stored: ReadonlyArray<Winner | null>,
+  storeHasInputs: boolean,
+): Promise<VerifyResponse> {
   const items: VerificationItem[] = [];
-  for (const [i, t] of targets.entries()) {
+  for (const [i, t] of run.plan.targets.entries()) {
     const f = facts[i]!;
     if (f.status !== "valid") {
       items.push({
@@ -354,26 +276,11 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
       continue;
     }
     // Decoded once for every contract of every attempt's output.
-    const onchain = decodeOnchain({
-      runtimeCode: f.runtimeCode,
-      creationInput: f.creation?.creationInput ?? null,
-    });
-    let firstTried: Array<{ candidate: CandidateContract; result: ContractMatch }> = [];
-    let winner: { candidate: CandidateContract; result: ContractMatch } | null = stored[i] ?? null;
-    for (let k = 0; k < attempts.length && !winner; k++) {
-      const r = await attemptResult(k);
-      if (!r.ok) continue;
-      const t = performance.now();
-      const tried = r.candidates.map((candidate) => ({
-        candidate,
-        result: matchContract(candidate.compiled, onchain),
-      }));
-      matchMs += since(t);
-      if (k === 0) firstTried = tried;
-      const eligible = tried.filter((x) => fitsKnownCreation(x.result, onchain.creationInput));
-      const best = selectBestMatch(eligible.map((x) => x.result));
-      if (best) winner = eligible[best.index]!;
-    }
+    const onchain = decoded(f);
+    const storedWinner = stored[i] ?? null;
+    const { winner, firstTried } = storedWinner
+      ? { winner: storedWinner, firstTried: [] }
+      : await compiledMatch(run, onchain);
     if (!winner) {
       const diagnosis = diagnoseFailure(firstTried, onchain.creationInput !== null);
       if (f.creationUnavailable)
@@ -390,116 +297,33 @@ export async function verify(deps: VerifyDeps, req: VerifyRequest): Promise<Veri
     }
     // A stored winner's compilation is in the store. A compiled one is most likely new when the store had no
     // compilation of these inputs (if it has one after all, the write keeps it and only costs the bytes sent).
-    const storeStarted = performance.now();
-    const storeInput = inputsOf(winner.candidate.input);
-    const record = toRecord(t, f, winner, storeInput);
-    const saved = await saveVerifiedContract(
-      deps.db,
-      record,
-      winner === stored[i] ? true : storedCompiled.length === 0 ? false : undefined,
-      {
-        asyncCommit: deps.asyncCommit === true,
-        keys: {
-          inputHash: storeInput.inputHash,
-          compilationId: storeInput.compilationIds(record.language)(record.fileName, record.contractName),
-        },
-      },
+    items.push(
+      await persist(run, t, f, winner, winner === storedWinner ? true : storeHasInputs ? undefined : false),
     );
-    phase?.("store", since(storeStarted));
-    const item = successItem(deps, t, winner, saved.record);
-    items.push(f.creationUnavailable ? { ...item, creationUnavailable: f.creationUnavailable } : item);
   }
-  phase?.("match", matchMs);
+  run.matchDone();
   return { kind: "verification", items };
 }
 
-function librariesOf(input: StandardJsonInput, result: ContractMatch): Record<string, Hex> {
-  const out: Record<string, Hex> = {};
-  const linked = (input.settings as { libraries?: Record<string, Record<string, string>> } | undefined)
-    ?.libraries;
-  for (const [file, libs] of Object.entries(linked ?? {})) {
-    for (const [name, address] of Object.entries(libs ?? {})) {
-      out[file ? `${file}:${name}` : name] = address.toLowerCase() as Hex;
-    }
+/**
+ * The best match of `onchain` in the first attempt whose output holds one (attempts compile in order, each once
+ * per request), and what the first attempt's output gave (for the diagnosis when none matches).
+ */
+async function compiledMatch(
+  run: VerifyRun,
+  onchain: ReturnType<typeof decoded>,
+): Promise<{ winner: Winner | null; firstTried: Winner[] }> {
+  let firstTried: Winner[] = [];
+  for (let k = 0; k < run.plan.attempts.length; k++) {
+    const r = await run.attempt(k);
+    if (!r.ok) continue;
+    const tried = run.matching(() =>
+      r.candidates.map((candidate) => ({ candidate, result: matchContract(candidate.compiled, onchain) })),
+    );
+    if (k === 0) firstTried = tried;
+    const eligible = tried.filter((x) => fitsKnownCreation(x.result, onchain.creationInput));
+    const best = selectBestMatch(eligible.map((x) => x.result));
+    if (best) return { winner: eligible[best.index]!, firstTried };
   }
-  Object.assign(out, result.creationMatch.values.libraries ?? {}, result.runtimeMatch.values.libraries ?? {});
-  return out;
-}
-
-function toRecord(
-  t: Target,
-  f: Extract<OnchainFacts, { status: "valid" }>,
-  w: { candidate: CandidateContract; result: ContractMatch },
-  input: StoreInputs,
-): Omit<VerifiedContractRecord, "verifiedAt"> {
-  const r = w.result;
-  return {
-    chainId: t.chainId,
-    address: t.address,
-    matchType: r.matchType!,
-    creationMatch: r.creationMatch.type,
-    runtimeMatch: r.runtimeMatch.type,
-    automatic: false,
-    blockNumber: null,
-    verifiedFrom: null,
-    language: w.candidate.compiled.language,
-    compiler: input.compiler,
-    compilerVersion: input.compilerVersion,
-    compilerSettings: input.compilerSettings,
-    sources: input.sources,
-    fileName: w.candidate.fileName,
-    contractName: w.candidate.contractName,
-    abi: w.candidate.compiled.abi ?? null,
-    constructorArguments: r.constructorArguments?.encoded ?? null,
-    libraries: librariesOf(w.candidate.input, r),
-    creationTransformations: r.creationMatch.match ? r.creationMatch.transformations : null,
-    creationValues: r.creationMatch.match ? r.creationMatch.values : null,
-    runtimeTransformations: r.runtimeMatch.match ? r.runtimeMatch.transformations : null,
-    runtimeValues: r.runtimeMatch.match ? r.runtimeMatch.values : null,
-    compiled: w.candidate.compiled,
-    isBlueprint: r.isBlueprint,
-    onchainCreationCode: f.creation?.creationInput ?? null,
-    onchainRuntimeCode: f.runtimeCode,
-    creationTransactionHash: f.creation?.transactionHash ?? null,
-  };
-}
-
-function explorerLink(deps: VerifyDeps, t: Target): string | null {
-  const base = deps.chains.get(t.chainId)?.config.explorerUrl;
-  return base ? new URL(`/address/${t.address}`, base).toString() : null;
-}
-
-function successItem(
-  deps: VerifyDeps,
-  t: Target,
-  w: { candidate: CandidateContract; result: ContractMatch },
-  stored: VerifiedContractRecord,
-): VerificationItem {
-  const r = w.result;
-  const keptFull = stored.matchType === "full" && r.matchType !== "full";
-  const full = stored.matchType === "full";
-  const link = explorerLink(deps, t);
-  const name = `${w.candidate.fileName}:${w.candidate.contractName}`;
-  const message = keptFull
-    ? `This contract is already fully verified (exact match); these sources match only partially, so the full match is kept${link ? ` [${link}]` : ""}.`
-    : (link ?? `${full ? "Fully" : "Partially"} verified as ${name}`);
-  return {
-    status: full ? "FULLY_VERIFIED" : "PARTIALLY_VERIFIED",
-    message,
-    chainId: t.chainId,
-    address: t.address,
-    contractName: keptFull ? stored.contractName : w.candidate.contractName,
-    fileName: keptFull ? stored.fileName : w.candidate.fileName,
-    matchType: stored.matchType,
-    creationMatch: keptFull ? stored.creationMatch : r.creationMatch.type,
-    runtimeMatch: keptFull ? stored.runtimeMatch : r.runtimeMatch.type,
-    transformations: {
-      creation: r.creationMatch.transformations,
-      runtime: r.runtimeMatch.transformations,
-      creationValues: r.creationMatch.values,
-      runtimeValues: r.runtimeMatch.values,
-    },
-    constructorArguments: r.constructorArguments,
-    ...(keptFull ? { alreadyVerified: true } : {}),
-  };
+  return { winner: null, firstTried };
 }
