@@ -8,7 +8,6 @@ import {
   type AddressFactColumns,
   addressFactsSubquery,
   addressObjectFromColumns,
-  NO_VERIFIED_CONTRACTS,
 } from "../objects/address-facts.js";
 import type { AddressObject } from "../objects/address-view.js";
 import {
@@ -18,6 +17,7 @@ import {
   tokenFactsFromRow,
   tokenView,
 } from "../objects/token-view.js";
+import { NO_VERIFIED_CONTRACTS } from "../objects/verified-store.js";
 
 export type AddressDetails = AddressObject &
   CoinBalanceSummary & {

@@ -2,8 +2,9 @@ import { type Address, getAddress } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import type { ExplorerDeps } from "../deps.js";
-import { addressObjectFromColumns, NO_VERIFIED_CONTRACTS } from "../objects/address-facts.js";
+import { addressObjectFromColumns } from "../objects/address-facts.js";
 import type { NftCursor, NftType } from "../objects/nft-params.js";
+import { NO_VERIFIED_CONTRACTS } from "../objects/verified-store.js";
 import { PAGE_SIZE, queryNftPage } from "./query.js";
 import { type NftPage, type NftPageContext, nftItemView, pageTokenViews } from "./view.js";
 

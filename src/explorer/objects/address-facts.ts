@@ -2,23 +2,12 @@ import type { Address } from "viem";
 import { INDEXED_CHAIN_ID_SQL } from "../../chain-store/checkpoint.js";
 import { fromBytea, toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
-import type { ExplorerDeps } from "../deps.js";
 import { type AddressFacts, type AddressObject, addressView, unknownAddressFacts } from "./address-view.js";
 import { NO_TAGS, type PublicTags } from "./tags.js";
-
-/**
- * The verified-contract store as the explorer sees it: verified contract names by (lower-case) address. `inSql`:
- * the store is the indexed chain's in the explorer's own database, so page statements read the names with their
- * address facts (addressFactsSubquery) and no lookup runs.
- */
-export type VerifiedContractLookup = ((
-  addresses: readonly Address[],
-) => Promise<ReadonlyMap<Address, { name: string }>>) & { readonly inSql?: boolean };
-
-export const NO_VERIFIED_CONTRACTS: VerifiedContractLookup = async () => new Map();
+import { NO_VERIFIED_CONTRACTS, type VerifiedContractLookup } from "./verified-store.js";
 
 /** The parts of ExplorerDeps that address objects read (the database comes separately). */
-type AddressDeps = Omit<ExplorerDeps, "db">;
+export type AddressDeps = { verified?: VerifiedContractLookup; tags?: PublicTags };
 
 const lower = (a: string) => a.toLowerCase() as Address;
 

@@ -1,7 +1,8 @@
 import type { Address, Hex } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { ExplorerDeps } from "../deps.js";
-import { loadAddressFacts, NO_VERIFIED_CONTRACTS } from "../objects/address-facts.js";
+import { loadAddressFacts } from "../objects/address-facts.js";
+import { NO_VERIFIED_CONTRACTS } from "../objects/verified-store.js";
 import { PAGE_SIZE } from "../paging.js";
 import {
   addressKnown,

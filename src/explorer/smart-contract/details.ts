@@ -1,7 +1,7 @@
 import { type Abi, type Address, getAddress, type Hex } from "viem";
 import { fromBytea, toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
-import type { VerifiedContractLookup } from "../objects/address-facts.js";
+import type { VerifiedContractLookup } from "../objects/verified-store.js";
 
 type AbiEntry = { type?: string; stateMutability?: string; constant?: boolean };
 

@@ -1,7 +1,7 @@
 import type { Hex } from "viem";
 import type { Queryable } from "../../db/db.js";
 import { getVerifiedContract } from "../../verifier/store/index.js";
-import type { VerifiedContractLookup } from "../objects/address-facts.js";
+import type { VerifiedContractLookup } from "../objects/verified-store.js";
 import { indexedChainId } from "../objects/verified-store.js";
 import { abiMethodFlags, contractFacts } from "./details.js";
 import { latestCreationCode } from "./query.js";

@@ -3,7 +3,7 @@ import { fromBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import { verifiedAbisFor } from "../decoding/abi.js";
 import { type DecodedInput, decodeFunctionInput } from "../decoding/function-input.js";
-import type { ExplorerDeps } from "../deps.js";
+import type { ExplorerDeps, TokenTransfersOfTransaction } from "../deps.js";
 import { addressObjectsFromFacts } from "../objects/address-facts.js";
 import { indexedChainId } from "../objects/verified-store.js";
 import { PAGE_SIZE, splitPage } from "../paging.js";
@@ -78,11 +78,6 @@ export async function renderTransactions(
   const ctx = await transactionContext(deps, rows);
   return rows.map((r) => transactionView(r, ctx));
 }
-
-export type TokenTransfersOfTransaction = (
-  hash: Hex,
-  blockNumber: number,
-) => Promise<{ items: unknown[]; overflow: boolean }>;
 
 /** `/transactions/{hash}`: null when the hash is not indexed (404). */
 export async function transactionDetails(
