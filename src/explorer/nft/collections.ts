@@ -13,7 +13,7 @@ import {
   tokenFactsFromRow,
   tokenView,
 } from "../objects/token-view.js";
-import { PAGE_SIZE } from "./query.js";
+import { PAGE_LIMIT, page } from "../paging.js";
 import { nftItemValue } from "./view.js";
 
 export type CollectionCursor = { tokenAddress: Address; tokenType: NftType };
@@ -67,11 +67,28 @@ export async function nftCollectionsPage(
       ranked,
       cursor ? cursorRank + 1 : null,
       cursor ? toBytea(cursor.tokenAddress) : null,
-      PAGE_SIZE + 1,
+      PAGE_LIMIT,
     ],
   );
-  if (!rows.length) return { items: [], next_page_params: null };
-  const page = rows.slice(0, PAGE_SIZE);
+  return page({
+    rows,
+    // Upstream's keys in alphabetical order, items_count first.
+    cursor: (last) => ({
+      items_count: 0,
+      token_contract_address_hash: fromBytea(last.token_address),
+      token_type: last.token_type,
+    }),
+    render: (page) => collectionItems(db, holder, page, deps),
+  });
+}
+
+/** The collections of a page with up to 9 of the holder's instances each (one statement for all). */
+async function collectionItems(
+  db: Queryable,
+  holder: Address,
+  page: readonly CollectionRow[],
+  deps: Omit<ExplorerDeps, "db">,
+): Promise<NftCollectionItem[]> {
   const instances = await db.query<InstanceRow>(
     `select c.a as token_address, c.k as token_type, h.token_id::text as token_id, h.value::text as value, i.metadata,
        case when c.k = 'ERC-721' then null else (select sum(s.value) from token_holdings s
@@ -88,7 +105,7 @@ export async function nftCollectionsPage(
     const k = `${i.token_type}|${fromBytea(i.token_address)}`;
     byKey.set(k, [...(byKey.get(k) ?? []), i]);
   }
-  const items = page.map((r): NftCollectionItem => {
+  return page.map((r): NftCollectionItem => {
     const address = fromBytea(r.token_address);
     return {
       token: r.t_address ? tokenView(tokenFactsFromRow(address, r)) : null,
@@ -108,16 +125,4 @@ export async function nftCollectionsPage(
       })),
     };
   });
-  const last = page[page.length - 1]!;
-  return {
-    items,
-    next_page_params:
-      rows.length > PAGE_SIZE
-        ? {
-            items_count: page.length,
-            token_contract_address_hash: fromBytea(last.token_address),
-            token_type: last.token_type,
-          }
-        : null,
-  };
 }

@@ -4,8 +4,7 @@ import type { Queryable } from "../../db/db.js";
 import { type AddressFactColumns, addressFactsSubquery } from "../objects/address-facts.js";
 import { NFT_TYPES, type NftCursor, type NftType } from "../objects/nft-params.js";
 import { TOKEN_COLUMNS, type TokenColumns } from "../objects/token-view.js";
-
-export const PAGE_SIZE = 50;
+import { PAGE_LIMIT } from "../paging.js";
 
 export type NftRow = TokenColumns &
   AddressFactColumns & {
@@ -28,7 +27,7 @@ export function nftPageQuery(
   holder: Address,
   types: readonly NftType[],
   cursor: NftCursor | null,
-  limit = PAGE_SIZE + 1,
+  limit = PAGE_LIMIT,
 ): { sql: string; params: unknown[] } {
   const params: unknown[] = [toBytea(holder), limit];
   const p = (v: unknown) => {

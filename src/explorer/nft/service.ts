@@ -5,7 +5,8 @@ import type { ExplorerDeps } from "../deps.js";
 import { addressObjectFromColumns } from "../objects/address-facts.js";
 import type { NftCursor, NftType } from "../objects/nft-params.js";
 import { NO_VERIFIED_CONTRACTS } from "../objects/verified-store.js";
-import { PAGE_SIZE, queryNftPage } from "./query.js";
+import { page } from "../paging.js";
+import { queryNftPage } from "./query.js";
 import { type NftPage, type NftPageContext, nftItemView, pageTokenViews } from "./view.js";
 
 /**
@@ -22,28 +23,25 @@ export async function nftPage(
   const verifiedSelf = (deps.verified ?? NO_VERIFIED_CONTRACTS)([holder.toLowerCase() as Address]);
   // A rejected lookup must not go unhandled while the page query is still running.
   verifiedSelf.catch(() => {});
-  const rows = await queryNftPage(db, holder, types, cursor);
-  if (!rows.length) return { items: [], next_page_params: null };
-  const page = rows.slice(0, PAGE_SIZE);
-  const owner = await addressObjectFromColumns(holder, rows[0]!, deps, verifiedSelf);
-  const ctx: NftPageContext = {
-    holderHash: getAddress(holder),
-    owner,
-    gateways: deps.gateways ?? {},
-    token: pageTokenViews(),
-  };
-  const items = page.map((r) => nftItemView(r, ctx));
-  const last = page[page.length - 1]!;
-  return {
-    items,
-    next_page_params:
-      rows.length > PAGE_SIZE
-        ? {
-            items_count: page.length,
-            token_contract_address_hash: fromBytea(last.token_address),
-            token_id: last.token_id,
-            token_type: last.token_type,
-          }
-        : null,
-  };
+  return page({
+    rows: await queryNftPage(db, holder, types, cursor),
+    // Upstream's keys in alphabetical order, items_count first.
+    cursor: (last) => ({
+      items_count: 0,
+      token_contract_address_hash: fromBytea(last.token_address),
+      token_id: last.token_id,
+      token_type: last.token_type,
+    }),
+    render: async (rows) => {
+      // Every row carries the holder's facts.
+      const owner = await addressObjectFromColumns(holder, rows[0]!, deps, verifiedSelf);
+      const ctx: NftPageContext = {
+        holderHash: getAddress(holder),
+        owner,
+        gateways: deps.gateways ?? {},
+        token: pageTokenViews(),
+      };
+      return rows.map((r) => nftItemView(r, ctx));
+    },
+  });
 }

@@ -2,9 +2,8 @@ import type { Address } from "viem";
 import { fromBytea, toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import type { ExplorerDeps } from "../deps.js";
-import { loadAddressObjects } from "../objects/address-facts.js";
-
-export const CONTRACTS_PAGE_SIZE = 50;
+import type { AddressObject } from "../objects/address-view.js";
+import { PAGE_LIMIT, page } from "../paging.js";
 
 /** `filter=` of the list → the stored language. */
 const LANGUAGES = { solidity: "Solidity", vyper: "Vyper", yul: "Yul" } as const;
@@ -61,15 +60,20 @@ export async function contractsPage(
     o.filter ? LANGUAGES[o.filter] : null,
     q ? `%${escapeLike(q)}%` : null,
     asAddress,
-    CONTRACTS_PAGE_SIZE + 1,
+    PAGE_LIMIT,
   ]);
-  const page = rows.slice(0, CONTRACTS_PAGE_SIZE);
-  const addresses = await loadAddressObjects(
-    db,
-    page.map((r) => fromBytea(r.address) as Address),
-    deps,
-  );
-  const items = page.map((r) => ({
+  return page({
+    rows,
+    cursor: (last) => ({ smart_contract_id: last.id }),
+    addressesOf: (rows) => rows.map((r) => fromBytea(r.address) as Address),
+    deps: { ...deps, db },
+    render: (rows, addresses) => rows.map((r) => contractItem(r, addresses)),
+  });
+}
+
+/** One item of the list (frontend type `VerifiedContract`). */
+function contractItem(r: Row, addresses: ReadonlyMap<Address, AddressObject>) {
+  return {
     address: addresses.get(fromBytea(r.address) as Address)!,
     certified: false,
     coin_balance: r.coin_balance ?? "0",
@@ -82,14 +86,6 @@ export async function contractsPage(
     verified_at: r.verified_at.toISOString(),
     market_cap: null,
     license_type: r.license_type,
-  }));
-  const last = page[page.length - 1];
-  return {
-    items,
-    next_page_params:
-      rows.length > CONTRACTS_PAGE_SIZE && last
-        ? { smart_contract_id: last.id, items_count: items.length }
-        : null,
   };
 }
 

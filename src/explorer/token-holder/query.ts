@@ -2,8 +2,7 @@ import type { Address } from "viem";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import { type AddressFactColumns, addressFactsSubquery } from "../objects/address-facts.js";
-
-export const PAGE_SIZE = 50;
+import { PAGE_LIMIT } from "../paging.js";
 
 /** The keyset of a holders page: upstream's (value, address_hash), and the id for per-id rows. */
 export type HolderCursor = { value: bigint; holder: Address; tokenId: bigint | null };
@@ -57,7 +56,7 @@ export type HoldersPageRow = AddressFactColumns & {
   token_id: string | null;
 };
 
-/** The page (up to PAGE_SIZE + 1 rows) and the token's type; null when no such token was indexed. */
+/** The page (up to PAGE_LIMIT rows) and the token's type; null when no such token was indexed. */
 export async function holdersPage(
   db: Queryable,
   token: Address,
@@ -70,7 +69,7 @@ export async function holdersPage(
       cursor ? cursor.value.toString() : TOP.value,
       cursor ? toBytea(cursor.holder) : TOP.holder,
       cursor ? (cursor.tokenId?.toString() ?? TOP.tokenId) : TOP.tokenId,
-      PAGE_SIZE + 1,
+      PAGE_LIMIT,
     ],
     { prepare: true },
   );
@@ -99,7 +98,7 @@ export function instanceHoldersPage(
       tokenId.toString(),
       cursor ? cursor.value.toString() : null,
       cursor ? toBytea(cursor.holder) : null,
-      PAGE_SIZE + 1,
+      PAGE_LIMIT,
     ],
   );
 }

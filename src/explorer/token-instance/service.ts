@@ -3,11 +3,12 @@ import { fromBytea, toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import type { TokenMetadata } from "../../token-workers/metadata/index.js";
 import type { ExplorerDeps } from "../deps.js";
-import { loadAddressObject, loadAddressObjects } from "../objects/address-facts.js";
+import { loadAddressObject } from "../objects/address-facts.js";
 import type { NftType } from "../objects/nft-params.js";
 import { isUnique, type TokenInstanceObject, tokenInstanceView } from "../objects/token-instance-view.js";
 import { TOKEN_COLUMNS, type TokenColumns, tokenFactsFromRow, tokenView } from "../objects/token-view.js";
-import { instancesPage, PAGE_SIZE, tokenRow } from "./query.js";
+import { page } from "../paging.js";
+import { type InstancesPageRow, instancesPage, tokenRow } from "./query.js";
 
 export type InstancesPage = {
   items: TokenInstanceObject[];
@@ -27,36 +28,30 @@ export async function tokenInstances(
   const t = await tokenRow(db, token);
   if (t === null || t.t_type === "ERC-20") return null;
   const type = t.t_type as NftType;
-  const rows = await instancesPage(db, token, before);
-  const page = rows.slice(0, PAGE_SIZE);
-  const unique = (r: (typeof page)[number]) =>
+  const unique = (r: InstancesPageRow) =>
     type === "ERC-721" || (Number(r.holders) === 1 && isUnique(type, r.id_supply));
-  const owners = await loadAddressObjects(
-    db,
-    page.filter((r) => r.owner && unique(r)).map((r) => fromBytea(r.owner!)),
-    deps,
-  );
+  // The owner shown: the single holder of a unique instance.
+  const ownerOf = (r: InstancesPageRow) => (r.owner && unique(r) ? fromBytea(r.owner) : null);
   const tokenObject = tokenView(tokenFactsFromRow(token, t));
-  const items = page.map((r) => {
-    const owner = r.owner && unique(r) ? fromBytea(r.owner) : null;
-    return tokenInstanceView({
-      id: r.token_id,
-      metadata: r.metadata,
-      token: tokenObject,
-      unique: unique(r),
-      owner: owner ? owners.get(owner)! : null,
-      holder: owner,
-      gateways: deps.gateways ?? {},
-    });
+  return page({
+    rows: await instancesPage(db, token, before),
+    cursor: (last) => ({ unique_token: uniqueToken(last.token_id) }),
+    addressesOf: (rows) => rows.map(ownerOf).filter((a) => a !== null),
+    deps: { ...deps, db },
+    render: (rows, owners) =>
+      rows.map((r) => {
+        const owner = ownerOf(r);
+        return tokenInstanceView({
+          id: r.token_id,
+          metadata: r.metadata,
+          token: tokenObject,
+          unique: unique(r),
+          owner: owner ? owners.get(owner)! : null,
+          holder: owner,
+          gateways: deps.gateways ?? {},
+        });
+      }),
   });
-  const last = page[page.length - 1];
-  return {
-    items,
-    next_page_params:
-      rows.length > PAGE_SIZE && last
-        ? { unique_token: uniqueToken(last.token_id), items_count: page.length }
-        : null,
-  };
 }
 
 type InstanceRow = TokenColumns & {

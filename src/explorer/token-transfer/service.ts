@@ -6,7 +6,7 @@ import { decodeFunctionInput, methodName } from "../decoding/function-input.js";
 import type { ExplorerDeps } from "../deps.js";
 import { addressObjectsFromFacts } from "../objects/address-facts.js";
 import { indexedChainId } from "../objects/verified-store.js";
-import { PAGE_SIZE, splitPage } from "../paging.js";
+import { PAGE_LIMIT, PAGE_SIZE, page } from "../paging.js";
 import {
   addressTransfersPage,
   type TokenTransferRow,
@@ -69,10 +69,11 @@ export async function renderTransfers(
   return rows.map((r) => tokenTransferView(r, ctx));
 }
 
-async function page(deps: ExplorerDeps, rows: TokenTransferRow[], keep: Record<string, unknown> = {}) {
-  const p = splitPage(rows, transferCursor, keep);
-  return { items: await renderTransfers(deps, p.rows), next_page_params: p.next_page_params };
-}
+const transferPage = (
+  deps: ExplorerDeps,
+  rows: readonly TokenTransferRow[],
+  keep?: Record<string, unknown>,
+) => page({ rows, cursor: transferCursor, keep, render: (p) => renderTransfers(deps, p) });
 
 /** `/transactions/{hash}/token-transfers` (`type=` filters by token type). */
 export async function transactionTokenTransfers(
@@ -81,8 +82,8 @@ export async function transactionTokenTransfers(
   types: readonly string[] | null,
   after: TransferCursor | null,
 ) {
-  const rows = await transactionTransfersPage(deps.db, hash, types, after, PAGE_SIZE + 1);
-  return page(deps, rows, types ? { type: types.join(",") } : {});
+  const rows = await transactionTransfersPage(deps.db, hash, types, after, PAGE_LIMIT);
+  return transferPage(deps, rows, types ? { type: types.join(",") } : {});
 }
 
 /** The first transfers of a transaction for its details (`token_transfers`, `token_transfers_overflow`). */
@@ -98,13 +99,13 @@ export async function addressTokenTransfers(
   o: { direction: TransferDirection; types: readonly string[] | null; token: Address | null },
   before: TransferCursor | null,
 ) {
-  const rows = await addressTransfersPage(deps.db, address, o, before, PAGE_SIZE + 1);
+  const rows = await addressTransfersPage(deps.db, address, o, before, PAGE_LIMIT);
   const keep = {
     ...(o.direction ? { filter: o.direction } : {}),
     ...(o.types ? { type: o.types.join(",") } : {}),
     ...(o.token ? { token: o.token } : {}),
   };
-  return page(deps, rows, keep);
+  return transferPage(deps, rows, keep);
 }
 
 /**
@@ -116,6 +117,6 @@ export async function tokenTransfers(
   types: readonly string[] | null,
   before: TransferCursor | null,
 ) {
-  const rows = await transfersPage(deps.db, scope, types, before, PAGE_SIZE + 1);
-  return page(deps, rows, types ? { type: types.join(",") } : {});
+  const rows = await transfersPage(deps.db, scope, types, before, PAGE_LIMIT);
+  return transferPage(deps, rows, types ? { type: types.join(",") } : {});
 }

@@ -2,8 +2,7 @@ import type { Address } from "viem";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import { TOKEN_COLUMNS, type TokenColumns } from "../objects/token-view.js";
-
-export const PAGE_SIZE = 50;
+import { PAGE_LIMIT } from "../paging.js";
 
 /** Upstream's token-list keyset (its market cap and fiat value are always null here). */
 export type TokenListCursor = { holdersCount: bigint; name: string | null; address: Address };
@@ -22,7 +21,7 @@ export function tokenListPage(
   filter: TokenListFilter,
   cursor: TokenListCursor | null,
 ): Promise<TokenColumns[]> {
-  const params: unknown[] = [PAGE_SIZE + 1];
+  const params: unknown[] = [PAGE_LIMIT];
   const p = (v: unknown) => {
     params.push(v);
     return `$${params.length}`;
