@@ -7,7 +7,7 @@ import type { ExplorerDeps } from "../deps.js";
 import {
   type AddressFactColumns,
   addressFactsSubquery,
-  addressObjectFromColumns,
+  addressObjectsFromColumns,
 } from "../objects/address-facts.js";
 import type { AddressObject } from "../objects/address-view.js";
 import {
@@ -80,7 +80,9 @@ export async function addressDetails(
     ),
     (deps.coinBalance ?? getCoinBalanceSummary)(db, address),
   ]);
-  const base = await addressObjectFromColumns(address, row!, deps, verifiedSelf);
+  const base = (await addressObjectsFromColumns([[address, row!]], deps, verifiedSelf)).get(
+    address.toLowerCase() as Address,
+  )!;
   const r = row!;
   return {
     ...base,

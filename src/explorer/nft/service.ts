@@ -2,7 +2,7 @@ import { type Address, getAddress } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import type { ExplorerDeps } from "../deps.js";
-import { addressObjectFromColumns } from "../objects/address-facts.js";
+import { addressObjectsFromColumns } from "../objects/address-facts.js";
 import type { NftCursor, NftType } from "../objects/nft-params.js";
 import { NO_VERIFIED_CONTRACTS } from "../objects/verified-store.js";
 import { page } from "../paging.js";
@@ -34,7 +34,8 @@ export async function nftPage(
     }),
     render: async (rows) => {
       // Every row carries the holder's facts.
-      const owner = await addressObjectFromColumns(holder, rows[0]!, deps, verifiedSelf);
+      const owners = await addressObjectsFromColumns([[holder, rows[0]!]], deps, verifiedSelf);
+      const owner = owners.get(holder.toLowerCase() as Address)!;
       const ctx: NftPageContext = {
         holderHash: getAddress(holder),
         owner,

@@ -22,7 +22,7 @@ export async function tokenHolders(
     cursor: holdersCursor,
     render: async (rows) => {
       const addresses = await addressObjectsFromColumns(
-        rows.map((r) => ({ address: fromBytea(r.holder), facts: r })),
+        rows.map((r) => [r.holder, r] as const),
         deps,
       );
       return rows.map((r) => holderView(r, addresses));

@@ -4,7 +4,7 @@ import type { Queryable } from "../../db/db.js";
 import { verifiedAbisFor } from "../decoding/abi.js";
 import { decodeFunctionInput, methodName } from "../decoding/function-input.js";
 import type { ExplorerDeps } from "../deps.js";
-import { addressObjectsFromFacts } from "../objects/address-facts.js";
+import { addressObjectsFromColumns, factColumns } from "../objects/address-facts.js";
 import { indexedChainId } from "../objects/verified-store.js";
 import { PAGE_LIMIT, PAGE_SIZE, page } from "../paging.js";
 import {
@@ -51,8 +51,8 @@ async function transactionMethods(
 
 function* rowFacts(rows: readonly TokenTransferRow[]) {
   for (const r of rows) {
-    yield [r.from_address, r, "af"] as const;
-    yield [r.to_address, r, "at"] as const;
+    yield [r.from_address, factColumns(r, "af")] as const;
+    yield [r.to_address, factColumns(r, "at")] as const;
   }
 }
 
@@ -62,7 +62,7 @@ export async function renderTransfers(
 ): Promise<TokenTransferItem[]> {
   if (!rows.length) return [];
   const [addresses, methods] = await Promise.all([
-    addressObjectsFromFacts(rowFacts(rows), deps),
+    addressObjectsFromColumns(rowFacts(rows), deps),
     transactionMethods(deps.db, rows),
   ]);
   const ctx = { addresses, methods, gateways: deps.gateways ?? {}, tokens: new Map() };

@@ -4,7 +4,7 @@ import type { Queryable } from "../../db/db.js";
 import { verifiedAbisFor } from "../decoding/abi.js";
 import { type DecodedInput, decodeFunctionInput } from "../decoding/function-input.js";
 import type { ExplorerDeps, TokenTransfersOfTransaction } from "../deps.js";
-import { addressObjectsFromFacts } from "../objects/address-facts.js";
+import { addressObjectsFromColumns, factColumns } from "../objects/address-facts.js";
 import { indexedChainId } from "../objects/verified-store.js";
 import { PAGE_LIMIT, page } from "../paging.js";
 import {
@@ -44,9 +44,9 @@ async function decodeInputs(db: Queryable, rows: readonly TransactionRow[]): Pro
 /** The address facts each row brought, for one verified-contract lookup per page. */
 function* rowFacts(rows: readonly TransactionRow[]) {
   for (const r of rows) {
-    yield [r.from_address, r, "af"] as const;
-    if (r.to_address) yield [r.to_address, r, "at"] as const;
-    if (r.contract_address) yield [r.contract_address, r, "ac"] as const;
+    yield [r.from_address, factColumns(r, "af")] as const;
+    if (r.to_address) yield [r.to_address, factColumns(r, "at")] as const;
+    if (r.contract_address) yield [r.contract_address, factColumns(r, "ac")] as const;
   }
 }
 
@@ -59,7 +59,7 @@ export async function transactionContext(
   rows: readonly TransactionRow[],
 ): Promise<TransactionContext> {
   const [addresses, decoded] = await Promise.all([
-    addressObjectsFromFacts(rowFacts(rows), deps),
+    addressObjectsFromColumns(rowFacts(rows), deps),
     decodeInputs(deps.db, rows),
   ]);
   return {
