@@ -8,14 +8,6 @@ import { PAGE_LIMIT } from "../paging.js";
 export type HolderCursor = { value: bigint; holder: Address; tokenId: bigint | null };
 export type HolderRow = { holder: Uint8Array; value: string; token_id: string | null };
 
-/** A token's kind as the holder lists need it, or null when no such token was indexed. */
-export async function tokenType(db: Queryable, token: Address): Promise<string | null> {
-  const [r] = await db.query<{ type: string }>("select type from tokens where address = $1", [
-    toBytea(token),
-  ]);
-  return r?.type ?? null;
-}
-
 /** Above every stored value, holder and id: the first page's cursor, so every page is one keyset range scan. */
 const TOP = { value: "1e100", holder: Buffer.alloc(21, 0xff), tokenId: "1e100" };
 
@@ -101,33 +93,4 @@ export function instanceHoldersPage(
       PAGE_LIMIT,
     ],
   );
-}
-
-/** The stored counters of a token (kept by the indexer), or null when it is unknown. */
-export async function tokenCounters(
-  db: Queryable,
-  token: Address,
-): Promise<{ holders: string; transfers: string } | null> {
-  const [r] = await db.query<{ holders: string; transfers: string }>(
-    "select holders_count::text as holders, transfers_count::text as transfers from tokens where address = $1",
-    [toBytea(token)],
-  );
-  return r ?? null;
-}
-
-/**
- * Transfer events of one id (upstream counts rows of its token_transfers, one per event). Served by the
- * (token, id, block, log) index; an id's history is what is counted, not the token's.
- */
-export async function instanceTransfersCount(
-  db: Queryable,
-  token: Address,
-  tokenId: bigint,
-): Promise<number> {
-  const [r] = await db.query<{ n: string }>(
-    `select count(distinct (block_number, log_index))::text as n from token_transfers
-     where token_address = $1 and token_id = $2`,
-    [toBytea(token), tokenId.toString()],
-  );
-  return Number(r!.n);
 }

@@ -4,7 +4,8 @@ import type { Queryable } from "../../db/db.js";
 import type { ExplorerDeps } from "../deps.js";
 import { addressObjectsFromColumns } from "../objects/address-facts.js";
 import { page } from "../paging.js";
-import { type HolderCursor, holdersPage, instanceHoldersPage, tokenType } from "./query.js";
+import { tokenType } from "../token/query.js";
+import { type HolderCursor, holdersPage, instanceHoldersPage } from "./query.js";
 import { holdersCursor, holderView } from "./view.js";
 
 /** GET /tokens/{h}/holders; null when the token is unknown. ERC-1155 holdings are per id. */

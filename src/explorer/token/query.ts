@@ -45,3 +45,31 @@ export function tokenListPage(
     params,
   );
 }
+
+/** The token's columns (null when no such token was indexed). */
+export async function tokenColumns(db: Queryable, token: Address): Promise<TokenColumns | null> {
+  const [r] = await db.query<TokenColumns>(`select ${TOKEN_COLUMNS} from tokens t where t.address = $1`, [
+    toBytea(token),
+  ]);
+  return r ?? null;
+}
+
+/** A token's kind as the holder lists need it, or null when no such token was indexed. */
+export async function tokenType(db: Queryable, token: Address): Promise<string | null> {
+  const [r] = await db.query<{ type: string }>("select type from tokens where address = $1", [
+    toBytea(token),
+  ]);
+  return r?.type ?? null;
+}
+
+/** The stored counters of a token (kept by the indexer), or null when it is unknown. */
+export async function tokenCounters(
+  db: Queryable,
+  token: Address,
+): Promise<{ holders: string; transfers: string } | null> {
+  const [r] = await db.query<{ holders: string; transfers: string }>(
+    "select holders_count::text as holders, transfers_count::text as transfers from tokens where address = $1",
+    [toBytea(token)],
+  );
+  return r ?? null;
+}

@@ -1,15 +1,9 @@
 import type { Address } from "viem";
-import { fromBytea, toBytea } from "../../db/bytes.js";
+import { fromBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
-import {
-  TOKEN_COLUMNS,
-  type TokenColumns,
-  type TokenObject,
-  tokenFactsFromRow,
-  tokenView,
-} from "../objects/token-view.js";
+import { type TokenObject, tokenFactsFromRow, tokenView } from "../objects/token-view.js";
 import { page } from "../paging.js";
-import { type TokenListCursor, type TokenListFilter, tokenListPage } from "./query.js";
+import { type TokenListCursor, type TokenListFilter, tokenColumns, tokenListPage } from "./query.js";
 
 export type TokenListNextPage = {
   contract_address_hash: string;
@@ -45,8 +39,6 @@ export async function tokenList(
 
 /** GET /tokens/{a}: the token object, or null when no such token was indexed. */
 export async function tokenObject(db: Queryable, address: Address): Promise<TokenObject | null> {
-  const [r] = await db.query<TokenColumns>(`select ${TOKEN_COLUMNS} from tokens t where t.address = $1`, [
-    toBytea(address),
-  ]);
+  const r = await tokenColumns(db, address);
   return r ? tokenView(tokenFactsFromRow(address, r)) : null;
 }
