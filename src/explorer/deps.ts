@@ -1,8 +1,14 @@
+import type { Hex } from "viem";
 import type { Queryable } from "../db/db.js";
 import type { Gateways } from "../token-workers/metadata/index.js";
-import type { VerifiedContractLookup } from "./objects/address-facts.js";
 import type { PublicTags } from "./objects/tags.js";
-import type { TokenTransfersOfTransaction } from "./transaction/service.js";
+import type { VerifiedContractLookup } from "./objects/verified-store.js";
+
+/** The token-transfer preview of one transaction (owned by token-transfer, shown by transaction's details). */
+export type TokenTransfersOfTransaction = (
+  hash: Hex,
+  blockNumber: number,
+) => Promise<{ items: unknown[]; overflow: boolean }>;
 
 /**
  * What the explorer's reads need, built once by app/ from the configuration (nothing here reads the environment)

@@ -4,13 +4,13 @@ import { Value } from "@sinclair/typebox/value";
 import { type Address, encodeFunctionData, getAddress, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/app/http-app.js";
+import { AddressSchema } from "../../src/explorer/address/schema.js";
 import {
   AddressCountersSchema,
   AddressTabsCountersSchema,
 } from "../../src/explorer/address-counters/schema.js";
 import { InternalTransactionsResponseSchema } from "../../src/explorer/internal-transaction/schema.js";
 import { LogsResponseAddressSchema, LogsResponseTxSchema } from "../../src/explorer/log/schema.js";
-import { AddressSchema } from "../../src/explorer/objects/address-schema.js";
 import { transactionsSince } from "../../src/explorer/stats/query.js";
 import { AddressTokensResponseSchema, TokenBalancesSchema } from "../../src/explorer/token-balance/schema.js";
 import { TokenTransferResponseSchema } from "../../src/explorer/token-transfer/schema.js";

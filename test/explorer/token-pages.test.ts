@@ -3,13 +3,12 @@ import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, buildApp } from "../../src/app/http-app.js";
 import { createRpc } from "../../src/chain/rpc.js";
+import { FrontendTokenCounters, FrontendTokensResponse } from "../../src/explorer/token/schema.js";
+import { FrontendTokenHolders } from "../../src/explorer/token-holder/schema.js";
 import {
-  FrontendTokenCounters,
-  FrontendTokenHolders,
   FrontendTokenInstanceTransfersCount,
   FrontendTokenInventory,
-  FrontendTokensResponse,
-} from "../../src/explorer/token-holder/schema.js";
+} from "../../src/explorer/token-instance/schema.js";
 import { createTokensExtension } from "../../src/indexer/stages/tokens/extension.js";
 import { refreshTokenProperties } from "../../src/token-workers/properties.js";
 import { rpc } from "../helpers/activity.js";

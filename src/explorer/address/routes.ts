@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { ResourceOptions } from "../deps.js";
 import { answers } from "../errors.js";
-import { AddressSchema } from "../objects/address-schema.js";
 import { ADDRESS_PARAMS, lower } from "../params.js";
+import { AddressSchema } from "./schema.js";
 import { addressDetails } from "./service.js";
 
 /** GET /addresses/{h}: an unknown address gets a stub, never a 404 (upstream since 6.10). */

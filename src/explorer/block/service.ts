@@ -1,7 +1,7 @@
 import type { Address, Hex } from "viem";
 import type { ExplorerDeps } from "../deps.js";
 import { loadAddressObjects } from "../objects/address-facts.js";
-import { PAGE_SIZE, splitPage } from "../paging.js";
+import { PAGE_LIMIT, page } from "../paging.js";
 import {
   type BlockRow,
   blockByHash,
@@ -57,14 +57,14 @@ export async function blocksList(
   before: number | null,
 ) {
   if (type !== "block") return { items: [], next_page_params: null };
-  const p = splitPage(await blocksPage(deps.db, before, PAGE_SIZE + 1), blockCursor);
-  return { items: await renderBlocks(deps, p.rows), next_page_params: p.next_page_params };
+  const rows = await blocksPage(deps.db, before, PAGE_LIMIT);
+  return page({ rows, cursor: blockCursor, render: (p) => renderBlocks(deps, p) });
 }
 
 /** `/addresses/{h}/blocks-validated`. */
 export async function blocksValidated(deps: ExplorerDeps, miner: Address, before: number | null) {
-  const p = splitPage(await minerBlocksPage(deps.db, miner, before, PAGE_SIZE + 1), blockCursor);
-  return { items: await renderBlocks(deps, p.rows), next_page_params: p.next_page_params };
+  const rows = await minerBlocksPage(deps.db, miner, before, PAGE_LIMIT);
+  return page({ rows, cursor: blockCursor, render: (p) => renderBlocks(deps, p) });
 }
 
 /** The newest `n` blocks (home page). */

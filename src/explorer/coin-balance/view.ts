@@ -1,5 +1,6 @@
 import type { Hash } from "viem";
 import { fromByteaOrNull } from "../../db/bytes.js";
+import { splitPage } from "../paging.js";
 import type { CoinBalanceRow, DailyRow } from "./query.js";
 
 /** Blockscout's coin balance history item (frontend type `AddressCoinBalanceHistoryItem`). */
@@ -43,13 +44,8 @@ export function coinBalanceHistory(
   rows: readonly CoinBalanceRow[],
   pageSize = COIN_BALANCE_PAGE_SIZE,
 ): CoinBalanceHistoryResponse {
-  const items = rows.slice(0, pageSize).map(coinBalanceItem);
-  const last = items[items.length - 1];
-  return {
-    items,
-    next_page_params:
-      rows.length > pageSize && last ? { block_number: last.block_number, items_count: items.length } : null,
-  };
+  const p = splitPage(rows, (last) => ({ block_number: last.block_number }), {}, pageSize);
+  return { items: p.rows.map(coinBalanceItem), next_page_params: p.next_page_params };
 }
 
 export type CoinBalanceByDayResponse = { items: Array<{ date: string; value: string }>; days: number };

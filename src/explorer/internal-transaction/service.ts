@@ -1,7 +1,6 @@
 import type { Address, Hex } from "viem";
 import type { ExplorerDeps } from "../deps.js";
-import { loadAddressObjects } from "../objects/address-facts.js";
-import { PAGE_SIZE, splitPage } from "../paging.js";
+import { PAGE_LIMIT, page } from "../paging.js";
 import {
   addressInternalTxsPage,
   allInternalTxsPage,
@@ -12,18 +11,22 @@ import {
 } from "./query.js";
 import { internalTxAddresses, internalTxCursor, internalTxView } from "./view.js";
 
-async function page(deps: ExplorerDeps, rows: InternalTxRow[], keep: Record<string, unknown> = {}) {
-  const p = splitPage(rows, internalTxCursor, keep);
-  const addresses = await loadAddressObjects(deps.db, internalTxAddresses(p.rows), deps);
-  return { items: p.rows.map((r) => internalTxView(r, addresses)), next_page_params: p.next_page_params };
-}
+const internalTxPage = (deps: ExplorerDeps, rows: readonly InternalTxRow[], keep?: Record<string, unknown>) =>
+  page({
+    rows,
+    cursor: internalTxCursor,
+    keep,
+    addressesOf: internalTxAddresses,
+    deps,
+    render: (p, addresses) => p.map((r) => internalTxView(r, addresses)),
+  });
 
 /**
  * `/transactions/{hash}/internal-transactions`. A block indexed without traces has no frames: the list is empty,
  * as Blockscout's is while a block's internal transactions are not fetched.
  */
 export async function transactionInternalTxs(deps: ExplorerDeps, hash: Hex, afterIndex: number | null) {
-  return page(deps, await transactionInternalTxsPage(deps.db, hash, afterIndex, PAGE_SIZE + 1));
+  return internalTxPage(deps, await transactionInternalTxsPage(deps.db, hash, afterIndex, PAGE_LIMIT));
 }
 
 /** `/addresses/{h}/internal-transactions` (`filter=from|to`). */
@@ -33,11 +36,11 @@ export async function addressInternalTxs(
   direction: InternalTxDirection,
   before: InternalTxCursor | null,
 ) {
-  const rows = await addressInternalTxsPage(deps.db, address, direction, before, PAGE_SIZE + 1);
-  return page(deps, rows, direction ? { filter: direction } : {});
+  const rows = await addressInternalTxsPage(deps.db, address, direction, before, PAGE_LIMIT);
+  return internalTxPage(deps, rows, direction ? { filter: direction } : {});
 }
 
 /** `/internal-transactions`: the chain's frames, newest first (top-level calls left out, as in the other lists). */
 export async function allInternalTxs(deps: ExplorerDeps, before: InternalTxCursor | null) {
-  return page(deps, await allInternalTxsPage(deps.db, before, PAGE_SIZE + 1));
+  return internalTxPage(deps, await allInternalTxsPage(deps.db, before, PAGE_LIMIT));
 }

@@ -4,12 +4,12 @@ import { verifiedAbisFor } from "../decoding/abi.js";
 import type { ExplorerDeps } from "../deps.js";
 import { loadAddressObjects } from "../objects/address-facts.js";
 import { indexedChainId } from "../objects/verified-store.js";
-import { PAGE_SIZE, splitPage } from "../paging.js";
+import { PAGE_LIMIT, page } from "../paging.js";
 import { addressLogsPage, type LogCursor, type LogRow, transactionLogsPage } from "./query.js";
 import { logAddresses, logView } from "./view.js";
 
+/** Log items: the emitters' ABIs decode the logs; the address objects load alongside the chain id. */
 async function render(deps: ExplorerDeps, rows: readonly LogRow[], withSmartContract: boolean) {
-  if (!rows.length) return [];
   const emitters = rows.map((r) => fromBytea(r.address) as Address);
   const [addresses, chainId] = await Promise.all([
     loadAddressObjects(deps.db, logAddresses(rows, withSmartContract), deps),
@@ -21,9 +21,11 @@ async function render(deps: ExplorerDeps, rows: readonly LogRow[], withSmartCont
 
 /** `/transactions/{hash}/logs`: next_page_params {index, items_count, transaction_hash}. */
 export async function transactionLogs(deps: ExplorerDeps, hash: Hex, afterIndex: number | null) {
-  const rows = await transactionLogsPage(deps.db, hash, afterIndex, PAGE_SIZE + 1);
-  const p = splitPage(rows, (r) => ({ index: r.log_index, transaction_hash: fromBytea(r.transaction_hash) }));
-  return { items: await render(deps, p.rows, false), next_page_params: p.next_page_params };
+  return page({
+    rows: await transactionLogsPage(deps.db, hash, afterIndex, PAGE_LIMIT),
+    cursor: (r) => ({ index: r.log_index, transaction_hash: fromBytea(r.transaction_hash) }),
+    render: (rows) => render(deps, rows, false),
+  });
 }
 
 /** `/addresses/{h}/logs` (`topic=`): next_page_params {block_number, index, items_count, transaction_index}. */
@@ -33,11 +35,14 @@ export async function addressLogs(
   topic: Hex | null,
   before: LogCursor | null,
 ) {
-  const rows = await addressLogsPage(deps.db, address, topic, before, PAGE_SIZE + 1);
-  const p = splitPage(
-    rows,
-    (r) => ({ block_number: r.block_number, index: r.log_index, transaction_index: r.transaction_index }),
-    topic ? { topic } : {},
-  );
-  return { items: await render(deps, p.rows, true), next_page_params: p.next_page_params };
+  return page({
+    rows: await addressLogsPage(deps.db, address, topic, before, PAGE_LIMIT),
+    cursor: (r) => ({
+      block_number: r.block_number,
+      index: r.log_index,
+      transaction_index: r.transaction_index,
+    }),
+    keep: topic ? { topic } : {},
+    render: (rows) => render(deps, rows, true),
+  });
 }

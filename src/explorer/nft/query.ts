@@ -1,11 +1,11 @@
 import type { Address } from "viem";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
+import type { TokenMetadata } from "../../token-workers/metadata/index.js";
 import { type AddressFactColumns, addressFactsSubquery } from "../objects/address-facts.js";
 import { NFT_TYPES, type NftCursor, type NftType } from "../objects/nft-params.js";
 import { TOKEN_COLUMNS, type TokenColumns } from "../objects/token-view.js";
-
-export const PAGE_SIZE = 50;
+import { PAGE_LIMIT } from "../paging.js";
 
 export type NftRow = TokenColumns &
   AddressFactColumns & {
@@ -28,7 +28,7 @@ export function nftPageQuery(
   holder: Address,
   types: readonly NftType[],
   cursor: NftCursor | null,
-  limit = PAGE_SIZE + 1,
+  limit = PAGE_LIMIT,
 ): { sql: string; params: unknown[] } {
   const params: unknown[] = [toBytea(holder), limit];
   const p = (v: unknown) => {
@@ -77,4 +77,64 @@ export async function queryNftPage(
   const { sql, params } = nftPageQuery(holder, types, cursor);
   if (!params.length) return [];
   return db.query<NftRow>(sql, params, { prepare: true });
+}
+
+export type CollectionCursor = { tokenAddress: Address; tokenType: NftType };
+export type CollectionRow = TokenColumns & { token_type: NftType; token_address: Uint8Array; amount: string };
+export type CollectionInstanceRow = {
+  token_address: Uint8Array;
+  token_type: NftType;
+  token_id: string;
+  value: string;
+  metadata: TokenMetadata | null;
+  id_supply: string | null;
+};
+
+/**
+ * GET /addresses/{h}/nft/collections: up to PAGE_LIMIT of the holder's NFT contracts of the `ranked` types (type
+ * order, then contract) after the cursor (`cursorRank`: the cursor type's index in NFT_TYPES); `amount` is the
+ * number of distinct ids held.
+ */
+export function collectionRows(
+  db: Queryable,
+  holder: Address,
+  ranked: readonly NftType[],
+  cursor: CollectionCursor | null,
+  cursorRank: number,
+): Promise<CollectionRow[]> {
+  return db.query<CollectionRow>(
+    `select c.token_type, c.token_address, c.amount::text as amount, ${TOKEN_COLUMNS}
+     from (select token_type, token_address, count(*) as amount,
+             array_position(array['ERC-721','ERC-1155','ERC-404'], token_type) as r
+           from token_holdings where holder = $1 and token_type = any($2::text[]) and value > 0
+           group by token_type, token_address) c
+     left join tokens t on t.address = c.token_address
+     where ($3::int4 is null or (c.r, c.token_address) > ($3::int4, $4::bytea))
+     order by c.r, c.token_address limit $5`,
+    [
+      toBytea(holder),
+      ranked,
+      cursor ? cursorRank + 1 : null,
+      cursor ? toBytea(cursor.tokenAddress) : null,
+      PAGE_LIMIT,
+    ],
+  );
+}
+
+/** Up to 9 of the holder's instances of each collection of a page (one statement for all). */
+export function collectionInstances(
+  db: Queryable,
+  holder: Address,
+  page: readonly CollectionRow[],
+): Promise<CollectionInstanceRow[]> {
+  return db.query<CollectionInstanceRow>(
+    `select c.a as token_address, c.k as token_type, h.token_id::text as token_id, h.value::text as value, i.metadata,
+       case when c.k = 'ERC-721' then null else (select sum(s.value) from token_holdings s
+         where s.token_address = c.a and s.token_id = h.token_id and s.value > 0)::text end as id_supply
+     from unnest($2::bytea[], $3::text[]) as c(a, k)
+     cross join lateral (select token_id, value from token_holdings where holder = $1 and token_type = c.k
+       and token_address = c.a and value > 0 order by token_id desc limit 9) h
+     left join token_instances i on i.token_address = c.a and i.token_id = h.token_id`,
+    [toBytea(holder), page.map((r) => r.token_address), page.map((r) => r.token_type)],
+  );
 }

@@ -4,9 +4,8 @@ import type { ResourceOptions } from "../deps.js";
 import { ADDRESS_HASH_PATTERN, answers } from "../errors.js";
 import { parseNftCursor, parseNftTypes } from "../objects/nft-params.js";
 import { ADDRESS_PARAMS, lower } from "../params.js";
-import { nftCollectionsPage } from "./collections.js";
 import { NftCollectionsPageSchema, NftPageSchema } from "./schema.js";
-import { nftPage } from "./service.js";
+import { nftCollectionsPage, nftPage } from "./service.js";
 import { type NftPage, serializeNftPage } from "./view.js";
 
 const PagingQuery = {

@@ -33,7 +33,7 @@ export const NftPageSchema = Type.Object({
   ),
 });
 
-/** One item of /addresses/{h}/nft/collections (collections.ts NftCollectionItem). */
+/** One item of /addresses/{h}/nft/collections (view.ts NftCollectionItem). */
 export const NftCollectionSchema = Type.Object({
   token: nullable(TokenObjectSchema),
   amount: Type.String(),

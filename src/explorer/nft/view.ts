@@ -3,9 +3,9 @@ import { fromBytea } from "../../db/bytes.js";
 import { deriveMediaUrls, type Gateways } from "../../token-workers/metadata/index.js";
 import type { AddressObject } from "../objects/address-view.js";
 import type { NftType } from "../objects/nft-params.js";
-import { isUnique, type TokenInstanceObject } from "../objects/token-instance-view.js";
+import { isUnique, type TokenInstanceObject, tokenInstanceView } from "../objects/token-instance-view.js";
 import { type TokenObject, tokenFactsFromRow, tokenView } from "../objects/token-view.js";
-import type { NftRow } from "./query.js";
+import type { CollectionInstanceRow, CollectionRow, NftRow } from "./query.js";
 
 export type NftItem = TokenInstanceObject & { token_type: NftType; value: string };
 
@@ -119,4 +119,48 @@ export function serializeNftPage(page: NftPage): string {
       `"holder_address_hash":${str(i.holder_address_hash)},"token_type":${str(i.token_type)},"value":${str(i.value)}}`,
   );
   return `{"items":[${items.join(",")}],"next_page_params":${JSON.stringify(page.next_page_params)}}`;
+}
+
+export type NftCollectionItem = {
+  token: TokenObject | null;
+  amount: string;
+  token_instances: Array<TokenInstanceObject & { token_type: NftType; value: string }>;
+};
+
+export type NftCollectionsPage = {
+  items: NftCollectionItem[];
+  next_page_params: { items_count: number; token_contract_address_hash: string; token_type: NftType } | null;
+};
+
+/** The collections of a page, each with its instances (all held by `holder`, whose address object is `owner`). Pure. */
+export function collectionItemsView(
+  page: readonly CollectionRow[],
+  instances: readonly CollectionInstanceRow[],
+  o: { holder: Address; owner: AddressObject; gateways: Partial<Gateways> },
+): NftCollectionItem[] {
+  const byKey = new Map<string, CollectionInstanceRow[]>();
+  for (const i of instances) {
+    const k = `${i.token_type}|${fromBytea(i.token_address)}`;
+    byKey.set(k, [...(byKey.get(k) ?? []), i]);
+  }
+  return page.map((r): NftCollectionItem => {
+    const address = fromBytea(r.token_address);
+    return {
+      token: r.t_address ? tokenView(tokenFactsFromRow(address, r)) : null,
+      amount: r.amount,
+      token_instances: (byKey.get(`${r.token_type}|${address}`) ?? []).map((i) => ({
+        ...tokenInstanceView({
+          id: i.token_id,
+          metadata: i.metadata,
+          token: null,
+          unique: isUnique(i.token_type, i.id_supply),
+          owner: o.owner,
+          holder: o.holder,
+          gateways: o.gateways,
+        }),
+        token_type: i.token_type,
+        value: nftItemValue(i.token_type, i.value, r.t_decimals),
+      })),
+    };
+  });
 }

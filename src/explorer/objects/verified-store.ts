@@ -1,5 +1,17 @@
+import type { Address } from "viem";
 import { indexedChainId as chainIdOfIndex, INDEXED_CHAIN_ID_SQL } from "../../chain-store/checkpoint.js";
 import type { Queryable } from "../../db/db.js";
+
+/**
+ * The verified-contract store as the explorer sees it: verified contract names by (lower-case) address. `inSql`:
+ * the store is the indexed chain's in the explorer's own database, so page statements read the names with their
+ * address facts (addressFactsSubquery) and no lookup runs.
+ */
+export type VerifiedContractLookup = ((
+  addresses: readonly Address[],
+) => Promise<ReadonlyMap<Address, { name: string }>>) & { readonly inSql?: boolean };
+
+export const NO_VERIFIED_CONTRACTS: VerifiedContractLookup = async () => new Map();
 
 /**
  * Whether the contract at `callee` or its implementation `impl` is verified on the indexed chain (primary-key

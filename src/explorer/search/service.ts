@@ -1,7 +1,8 @@
 import type { Address, Hex } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { ExplorerDeps } from "../deps.js";
-import { loadAddressFacts, NO_VERIFIED_CONTRACTS } from "../objects/address-facts.js";
+import { loadAddressObject } from "../objects/address-facts.js";
+import { NO_VERIFIED_CONTRACTS } from "../objects/verified-store.js";
 import { PAGE_SIZE } from "../paging.js";
 import {
   addressKnown,
@@ -46,18 +47,17 @@ export async function searchResults(
   const db = deps.db;
   if (ADDRESS.test(text)) {
     const address = text.toLowerCase() as Address;
-    const [facts, known, token] = await Promise.all([
-      loadAddressFacts(db, [address], deps),
+    const [o, known, token] = await Promise.all([
+      loadAddressObject(db, address, deps),
       addressKnown(db, address),
       tokenByAddress(db, address),
     ]);
-    const f = facts.get(address)!;
     // The frontend's token item needs a name and symbol: a token without them is found as its address.
     const items: SearchItem[] = token
       .filter((t) => t.name !== null && t.symbol !== null)
-      .map((t) => tokenItem(t, f.isVerified));
-    if (known || f.isContract || f.isVerified)
-      items.push(addressItem(address, "address", f.verifiedName ?? f.tokenName, f.isContract, f.isVerified));
+      .map((t) => tokenItem(t, o.is_verified));
+    if (known || o.is_contract || o.is_verified)
+      items.push(addressItem(address, "address", o.name, o.is_contract, o.is_verified));
     return only(items);
   }
   if (HASH.test(text)) {

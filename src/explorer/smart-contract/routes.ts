@@ -4,9 +4,8 @@ import type { ResourceOptions } from "../deps.js";
 import { answers, NOT_FOUND } from "../errors.js";
 import { indexedChainId } from "../objects/verified-store.js";
 import { ADDRESS_PARAMS, lower } from "../params.js";
-import { contractsCounters, contractsPage } from "./list.js";
 import { SmartContractSchema, SmartContractsCountersSchema, SmartContractsPageSchema } from "./schema.js";
-import { smartContract } from "./service.js";
+import { contractsCounters, contractsPage, smartContract } from "./service.js";
 
 const ListQuery = Type.Object({
   q: Type.Optional(Type.String({ maxLength: 256 })),

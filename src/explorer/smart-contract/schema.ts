@@ -3,7 +3,7 @@ import { AddressObjectSchema, OrNull } from "../objects/address-schema.js";
 
 const NullableString = OrNull(Type.String());
 
-/** One item of `/smart-contracts` (list.ts contractsPage). */
+/** One item of `/smart-contracts` (view.ts contractItemView). */
 export const SmartContractListItemSchema = Type.Object({
   address: AddressObjectSchema,
   certified: Type.Boolean(),
@@ -23,7 +23,7 @@ export const SmartContractsPageSchema = Type.Object({
   next_page_params: OrNull(Type.Object({ smart_contract_id: Type.Integer(), items_count: Type.Integer() })),
 });
 
-/** `/smart-contracts/counters` (list.ts contractsCounters): decimal strings. */
+/** `/smart-contracts/counters` (service.ts contractsCounters): decimal strings. */
 export const SmartContractsCountersSchema = Type.Object({
   smart_contracts: Type.String(),
   verified_smart_contracts: Type.String(),

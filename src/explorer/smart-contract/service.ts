@@ -1,11 +1,40 @@
-import type { Hex } from "viem";
+import type { Address, Hex } from "viem";
+import { fromBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import { getVerifiedContract } from "../../verifier/store/index.js";
-import type { VerifiedContractLookup } from "../objects/address-facts.js";
+import type { ExplorerDeps } from "../deps.js";
+import type { VerifiedContractLookup } from "../objects/verified-store.js";
 import { indexedChainId } from "../objects/verified-store.js";
-import { abiMethodFlags, contractFacts } from "./details.js";
-import { latestCreationCode } from "./query.js";
-import { smartContractView, unverifiedContractView } from "./view.js";
+import { page } from "../paging.js";
+import {
+  type ContractsFilter,
+  contractRows,
+  countersRow,
+  latestCreationCode,
+  proxyAndLicense,
+} from "./query.js";
+import {
+  abiMethodFlags,
+  contractFactsView,
+  contractItemView,
+  contractsCountersView,
+  smartContractView,
+  unverifiedContractView,
+} from "./view.js";
+
+/** The address facts of the smart-contract object; the implementation's verified name looked up. */
+async function contractFacts(
+  db: Queryable,
+  chainId: string,
+  address: Hex,
+  verified: VerifiedContractLookup | undefined,
+  runtimeCode: Hex | null,
+) {
+  const { proxy, license } = await proxyAndLicense(db, chainId, address);
+  const impl = proxy?.implementation ? (fromBytea(proxy.implementation) as Address) : null;
+  const names = impl && verified ? await verified([impl]) : new Map();
+  return contractFactsView(proxy, license, names, runtimeCode);
+}
 
 /**
  * GET /smart-contracts/{h}: verified source, ABI, compiler, settings, match type and constructor arguments from our
@@ -30,4 +59,28 @@ export async function smartContract(db: Queryable, address: string, verified?: V
     ...facts,
     ...abiMethodFlags(null),
   };
+}
+
+/**
+ * `GET /api/v2/smart-contracts` (frontend type `VerifiedContractsResponse`): the indexed chain's verified contracts,
+ * newest verification first (`q`: name part or address; `filter`: language).
+ */
+export async function contractsPage(
+  db: Queryable,
+  chainId: string,
+  o: { q?: string | undefined; filter?: ContractsFilter | undefined; before?: number | undefined },
+  deps: Omit<ExplorerDeps, "db">,
+) {
+  return page({
+    rows: await contractRows(db, chainId, o),
+    cursor: (last) => ({ smart_contract_id: last.id }),
+    addressesOf: (rows) => rows.map((r) => fromBytea(r.address) as Address),
+    deps: { ...deps, db },
+    render: (rows, addresses) => rows.map((r) => contractItemView(r, addresses)),
+  });
+}
+
+/** `GET /api/v2/smart-contracts/counters`. */
+export async function contractsCounters(db: Queryable, chainId: string) {
+  return contractsCountersView(await countersRow(db, chainId));
 }

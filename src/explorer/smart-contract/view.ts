@@ -1,5 +1,8 @@
-import { type Abi, decodeAbiParameters, getAddress, type Hex } from "viem";
+import { type Abi, type Address, decodeAbiParameters, getAddress, type Hex } from "viem";
+import { fromBytea } from "../../db/bytes.js";
 import type { VerifiedContractRecord } from "../../verifier/store/index.js";
+import type { AddressObject } from "../objects/address-view.js";
+import type { ContractRow, CountersRow } from "./query.js";
 
 type AbiParam = { name?: string; type: string; internalType?: string; components?: readonly unknown[] };
 
@@ -105,5 +108,66 @@ export function unverifiedContractView(runtimeCode: Hex | null, creationCode: He
     is_partially_verified: false,
     abi: null,
     name: null,
+  };
+}
+
+type AbiEntry = { type?: string; stateMutability?: string; constant?: boolean };
+
+/** Read and write methods of an ABI, as Blockscout splits them (view/pure or constant reads; the rest writes). */
+export function abiMethodFlags(abi: Abi | null) {
+  const fns = ((abi ?? []) as readonly AbiEntry[]).filter((i) => i.type === "function");
+  const isRead = (f: AbiEntry) =>
+    f.stateMutability === "view" || f.stateMutability === "pure" || f.constant === true;
+  return { has_methods_read: fns.some(isRead), has_methods_write: fns.some((f) => !isRead(f)) };
+}
+
+/**
+ * The parts of Blockscout's smart-contract object that are facts about the address rather than the verification:
+ * proxy type and implementations (our proxy index), creation status, the license the verify form named.
+ */
+export function contractFactsView(
+  proxy: { proxy_type: string | null; implementation: Uint8Array | null } | undefined,
+  license: string | null,
+  names: ReadonlyMap<Address, { name: string }>,
+  runtimeCode: Hex | null,
+) {
+  const impl = proxy?.implementation ? (fromBytea(proxy.implementation) as Address) : null;
+  return {
+    proxy_type: proxy?.proxy_type ?? null,
+    implementations: impl ? [{ address_hash: getAddress(impl), name: names.get(impl)?.name ?? null }] : [],
+    conflicting_implementations: null,
+    // Blockscout: "success", or "selfdestructed" when the code is gone.
+    creation_status: runtimeCode === null || runtimeCode === "0x" ? "selfdestructed" : "success",
+    license_type: license,
+    certified: false,
+    is_verified_via_verifier_alliance: false,
+  };
+}
+
+/** One item of the list (frontend type `VerifiedContract`). */
+export function contractItemView(r: ContractRow, addresses: ReadonlyMap<Address, AddressObject>) {
+  return {
+    address: addresses.get(fromBytea(r.address) as Address)!,
+    certified: false,
+    coin_balance: r.coin_balance ?? "0",
+    compiler_version: r.compiler_version,
+    language: r.language.toLowerCase(),
+    has_constructor_args: r.constructor_arguments !== null && r.constructor_arguments.length > 0,
+    optimization_enabled: r.optimizer_enabled ?? r.language === "Vyper",
+    // Blockscout's Address.transactions_count: the counter the indexer keeps (a primary-key read), null if none.
+    transactions_count: r.transactions_count === null ? null : Number(r.transactions_count),
+    verified_at: r.verified_at.toISOString(),
+    market_cap: null,
+    license_type: r.license_type,
+  };
+}
+
+/** `GET /api/v2/smart-contracts/counters` (`VerifiedContractsCounters`). Pure. */
+export function contractsCountersView(r: CountersRow) {
+  return {
+    smart_contracts: r.contracts,
+    verified_smart_contracts: r.verified,
+    new_smart_contracts_24h: r.new_contracts,
+    new_verified_smart_contracts_24h: r.new_verified,
   };
 }

@@ -1,8 +1,7 @@
 import type { Address, Hex } from "viem";
 import { fromBytea, toBytea } from "../../db/bytes.js";
 import type { ExplorerDeps } from "../deps.js";
-import { loadAddressFacts } from "../objects/address-facts.js";
-import { addressView } from "../objects/address-view.js";
+import { loadAddressObjects } from "../objects/address-facts.js";
 import { checksummed } from "../objects/checksum.js";
 import { type TokenObject, tokenFactsFromRow, tokenView } from "../objects/token-view.js";
 import { PAGE_SIZE } from "../paging.js";
@@ -227,12 +226,12 @@ export async function transactionStateChanges(
     })
     .filter((e) => e.rows[0]!.t_type === "ERC-721" || e.rows[0]!.t_type === "ERC-1155" || e.c.change !== 0n)
     .sort((a, b) => (a.holder < b.holder ? -1 : a.holder > b.holder ? 1 : 0));
-  const facts = await loadAddressFacts(
+  const addresses = await loadAddressObjects(
     deps.db,
     [...coins.map((c) => c.address), ...tokenEntries.map((e) => e.holder)] as Address[],
     deps,
   );
-  const addressObject = (a: string) => addressView(facts.get(a as Address)!);
+  const addressObject = (a: string) => addresses.get(a as Address)!;
   const tokenObjects = new Map<string, TokenObject | null>();
   const tokenOf = (r: TokenTransferRow) => {
     const key = fromBytea(r.token_address);

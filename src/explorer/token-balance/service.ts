@@ -1,6 +1,6 @@
 import type { Address } from "viem";
 import type { ExplorerDeps } from "../deps.js";
-import { PAGE_SIZE, splitPage } from "../paging.js";
+import { PAGE_LIMIT, page } from "../paging.js";
 import { TOKEN_TYPES, type TokenType, tokenBalances } from "./query.js";
 import { afterCursor, type TokensCursor, tokenBalanceView, tokensCursor } from "./view.js";
 
@@ -20,6 +20,10 @@ export async function addressTokens(
   cursor: TokensCursor | null,
 ) {
   const rows = afterCursor(await tokenBalances(deps.db, holder, types ?? TOKEN_TYPES), cursor);
-  const p = splitPage(rows.slice(0, PAGE_SIZE + 1), tokensCursor, types ? { type: types.join(",") } : {});
-  return { items: p.rows.map(tokenBalanceView), next_page_params: p.next_page_params };
+  return page({
+    rows: rows.slice(0, PAGE_LIMIT),
+    cursor: tokensCursor,
+    keep: types ? { type: types.join(",") } : {},
+    render: (p) => p.map(tokenBalanceView),
+  });
 }

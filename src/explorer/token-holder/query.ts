@@ -2,20 +2,11 @@ import type { Address } from "viem";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import { type AddressFactColumns, addressFactsSubquery } from "../objects/address-facts.js";
-
-export const PAGE_SIZE = 50;
+import { PAGE_LIMIT } from "../paging.js";
 
 /** The keyset of a holders page: upstream's (value, address_hash), and the id for per-id rows. */
 export type HolderCursor = { value: bigint; holder: Address; tokenId: bigint | null };
 export type HolderRow = { holder: Uint8Array; value: string; token_id: string | null };
-
-/** A token's kind as the holder lists need it, or null when no such token was indexed. */
-export async function tokenType(db: Queryable, token: Address): Promise<string | null> {
-  const [r] = await db.query<{ type: string }>("select type from tokens where address = $1", [
-    toBytea(token),
-  ]);
-  return r?.type ?? null;
-}
 
 /** Above every stored value, holder and id: the first page's cursor, so every page is one keyset range scan. */
 const TOP = { value: "1e100", holder: Buffer.alloc(21, 0xff), tokenId: "1e100" };
@@ -57,7 +48,7 @@ export type HoldersPageRow = AddressFactColumns & {
   token_id: string | null;
 };
 
-/** The page (up to PAGE_SIZE + 1 rows) and the token's type; null when no such token was indexed. */
+/** The page (up to PAGE_LIMIT rows) and the token's type; null when no such token was indexed. */
 export async function holdersPage(
   db: Queryable,
   token: Address,
@@ -70,7 +61,7 @@ export async function holdersPage(
       cursor ? cursor.value.toString() : TOP.value,
       cursor ? toBytea(cursor.holder) : TOP.holder,
       cursor ? (cursor.tokenId?.toString() ?? TOP.tokenId) : TOP.tokenId,
-      PAGE_SIZE + 1,
+      PAGE_LIMIT,
     ],
     { prepare: true },
   );
@@ -99,36 +90,7 @@ export function instanceHoldersPage(
       tokenId.toString(),
       cursor ? cursor.value.toString() : null,
       cursor ? toBytea(cursor.holder) : null,
-      PAGE_SIZE + 1,
+      PAGE_LIMIT,
     ],
   );
-}
-
-/** The stored counters of a token (kept by the indexer), or null when it is unknown. */
-export async function tokenCounters(
-  db: Queryable,
-  token: Address,
-): Promise<{ holders: string; transfers: string } | null> {
-  const [r] = await db.query<{ holders: string; transfers: string }>(
-    "select holders_count::text as holders, transfers_count::text as transfers from tokens where address = $1",
-    [toBytea(token)],
-  );
-  return r ?? null;
-}
-
-/**
- * Transfer events of one id (upstream counts rows of its token_transfers, one per event). Served by the
- * (token, id, block, log) index; an id's history is what is counted, not the token's.
- */
-export async function instanceTransfersCount(
-  db: Queryable,
-  token: Address,
-  tokenId: bigint,
-): Promise<number> {
-  const [r] = await db.query<{ n: string }>(
-    `select count(distinct (block_number, log_index))::text as n from token_transfers
-     where token_address = $1 and token_id = $2`,
-    [toBytea(token), tokenId.toString()],
-  );
-  return Number(r!.n);
 }

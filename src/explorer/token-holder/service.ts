@@ -2,25 +2,11 @@ import type { Address } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import type { ExplorerDeps } from "../deps.js";
-import { addressObjectsFromColumns, loadAddressObjects } from "../objects/address-facts.js";
-import {
-  type HolderCursor,
-  type HolderRow,
-  holdersPage,
-  instanceHoldersPage,
-  PAGE_SIZE,
-  tokenType,
-} from "./query.js";
-import { holdersView } from "./view.js";
-
-async function render(db: Queryable, rows: readonly HolderRow[], deps: Omit<ExplorerDeps, "db">) {
-  const addresses = await loadAddressObjects(
-    db,
-    rows.slice(0, PAGE_SIZE).map((r) => fromBytea(r.holder)),
-    deps,
-  );
-  return holdersView(rows, PAGE_SIZE, addresses);
-}
+import { addressObjectsFromColumns } from "../objects/address-facts.js";
+import { page } from "../paging.js";
+import { tokenType } from "../token/query.js";
+import { type HolderCursor, holdersPage, instanceHoldersPage } from "./query.js";
+import { holdersCursor, holderView } from "./view.js";
 
 /** GET /tokens/{h}/holders; null when the token is unknown. ERC-1155 holdings are per id. */
 export async function tokenHolders(
@@ -30,13 +16,19 @@ export async function tokenHolders(
   deps: Omit<ExplorerDeps, "db">,
 ) {
   // One statement: the token's type, the page and its holders' address facts.
-  const page = await holdersPage(db, token, cursor);
-  if (!page) return null;
-  const addresses = await addressObjectsFromColumns(
-    page.rows.slice(0, PAGE_SIZE).map((r) => ({ address: fromBytea(r.holder), facts: r })),
-    deps,
-  );
-  return holdersView(page.rows, PAGE_SIZE, addresses);
+  const found = await holdersPage(db, token, cursor);
+  if (!found) return null;
+  return page({
+    rows: found.rows,
+    cursor: holdersCursor,
+    render: async (rows) => {
+      const addresses = await addressObjectsFromColumns(
+        rows.map((r) => [r.holder, r] as const),
+        deps,
+      );
+      return rows.map((r) => holderView(r, addresses));
+    },
+  });
 }
 
 /** GET /tokens/{h}/instances/{id}/holders; null when the token is unknown or an ERC-20 (upstream's 404). */
@@ -49,5 +41,11 @@ export async function tokenInstanceHolders(
 ) {
   const type = await tokenType(db, token);
   if (type === null || type === "ERC-20") return null;
-  return render(db, await instanceHoldersPage(db, token, tokenId, cursor), deps);
+  return page({
+    rows: await instanceHoldersPage(db, token, tokenId, cursor),
+    cursor: holdersCursor,
+    addressesOf: (rows) => rows.map((r) => fromBytea(r.holder)),
+    deps: { ...deps, db },
+    render: (rows, addresses) => rows.map((r) => holderView(r, addresses)),
+  });
 }

@@ -12,30 +12,17 @@ export type HoldersNextPage = {
   items_count: number;
 };
 
-/** Items and upstream's next_page_params (address_hash, value; token_id added for per-id rows). Pure. */
-export function holdersView(
-  rows: readonly HolderRow[],
-  size: number,
-  addresses: ReadonlyMap<Address, AddressObject>,
-): { items: TokenHolderItem[]; next_page_params: HoldersNextPage | null } {
-  const page = rows.slice(0, size);
-  const items = page.map((r) => ({
-    address: addresses.get(fromBytea(r.holder))!,
-    value: r.value,
-    token_id: r.token_id,
-  }));
-  const last = page[page.length - 1];
+/** One holder item. Pure. */
+export function holderView(r: HolderRow, addresses: ReadonlyMap<Address, AddressObject>): TokenHolderItem {
+  return { address: addresses.get(fromBytea(r.holder))!, value: r.value, token_id: r.token_id };
+}
+
+/** Upstream's next_page_params of the holder lists: address_hash, value; token_id added for per-id rows. */
+export function holdersCursor(last: HolderRow): Omit<HoldersNextPage, "items_count"> {
   return {
-    items,
-    next_page_params:
-      rows.length > size && last
-        ? {
-            address_hash: fromBytea(last.holder),
-            value: last.value,
-            ...(last.token_id !== null ? { token_id: last.token_id } : {}),
-            items_count: page.length,
-          }
-        : null,
+    address_hash: fromBytea(last.holder),
+    value: last.value,
+    ...(last.token_id !== null ? { token_id: last.token_id } : {}),
   };
 }
 

@@ -3,14 +3,15 @@ import { Type } from "@sinclair/typebox";
 import type { ResourceOptions } from "../deps.js";
 import { answers, NOT_FOUND } from "../errors.js";
 import { ADDRESS_PARAMS, lower, PAGING, TOKEN_INSTANCE_PARAMS } from "../params.js";
-import { instanceTransfersCount, tokenType } from "../token-holder/query.js";
+import { tokenType } from "../token/query.js";
+import { instanceTransfersCount, requestMetadataRefetch } from "./query.js";
 import {
   FrontendTokenInstance,
   FrontendTokenInstanceTransfersCount,
   FrontendTokenInventory,
-} from "../token-holder/schema.js";
-import { RefetchSchema } from "./schema.js";
-import { requestMetadataRefetch, tokenInstance, tokenInstances } from "./service.js";
+  RefetchSchema,
+} from "./schema.js";
+import { tokenInstance, tokenInstances } from "./service.js";
 
 const InstancesQuery = Type.Object({
   ...PAGING,

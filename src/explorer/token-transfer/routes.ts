@@ -14,7 +14,7 @@ import {
   TRANSACTION_PARAMS,
   tokenTypes,
 } from "../params.js";
-import { tokenType } from "../token-holder/query.js";
+import { tokenType } from "../token/query.js";
 import { knownTransaction } from "../transaction/known.js";
 import type { TransferCursor } from "./query.js";
 import { TokenTransferResponseSchema } from "./schema.js";

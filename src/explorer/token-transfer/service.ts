@@ -4,9 +4,9 @@ import type { Queryable } from "../../db/db.js";
 import { verifiedAbisFor } from "../decoding/abi.js";
 import { decodeFunctionInput, methodName } from "../decoding/function-input.js";
 import type { ExplorerDeps } from "../deps.js";
-import { addressObjectsFromFacts } from "../objects/address-facts.js";
+import { addressObjectsFromColumns, factColumns } from "../objects/address-facts.js";
 import { indexedChainId } from "../objects/verified-store.js";
-import { PAGE_SIZE, splitPage } from "../paging.js";
+import { PAGE_LIMIT, PAGE_SIZE, page } from "../paging.js";
 import {
   addressTransfersPage,
   type TokenTransferRow,
@@ -51,8 +51,8 @@ async function transactionMethods(
 
 function* rowFacts(rows: readonly TokenTransferRow[]) {
   for (const r of rows) {
-    yield [r.from_address, r, "af"] as const;
-    yield [r.to_address, r, "at"] as const;
+    yield [r.from_address, factColumns(r, "af")] as const;
+    yield [r.to_address, factColumns(r, "at")] as const;
   }
 }
 
@@ -62,17 +62,18 @@ export async function renderTransfers(
 ): Promise<TokenTransferItem[]> {
   if (!rows.length) return [];
   const [addresses, methods] = await Promise.all([
-    addressObjectsFromFacts(rowFacts(rows), deps),
+    addressObjectsFromColumns(rowFacts(rows), deps),
     transactionMethods(deps.db, rows),
   ]);
   const ctx = { addresses, methods, gateways: deps.gateways ?? {}, tokens: new Map() };
   return rows.map((r) => tokenTransferView(r, ctx));
 }
 
-async function page(deps: ExplorerDeps, rows: TokenTransferRow[], keep: Record<string, unknown> = {}) {
-  const p = splitPage(rows, transferCursor, keep);
-  return { items: await renderTransfers(deps, p.rows), next_page_params: p.next_page_params };
-}
+const transferPage = (
+  deps: ExplorerDeps,
+  rows: readonly TokenTransferRow[],
+  keep?: Record<string, unknown>,
+) => page({ rows, cursor: transferCursor, keep, render: (p) => renderTransfers(deps, p) });
 
 /** `/transactions/{hash}/token-transfers` (`type=` filters by token type). */
 export async function transactionTokenTransfers(
@@ -81,8 +82,8 @@ export async function transactionTokenTransfers(
   types: readonly string[] | null,
   after: TransferCursor | null,
 ) {
-  const rows = await transactionTransfersPage(deps.db, hash, types, after, PAGE_SIZE + 1);
-  return page(deps, rows, types ? { type: types.join(",") } : {});
+  const rows = await transactionTransfersPage(deps.db, hash, types, after, PAGE_LIMIT);
+  return transferPage(deps, rows, types ? { type: types.join(",") } : {});
 }
 
 /** The first transfers of a transaction for its details (`token_transfers`, `token_transfers_overflow`). */
@@ -98,13 +99,13 @@ export async function addressTokenTransfers(
   o: { direction: TransferDirection; types: readonly string[] | null; token: Address | null },
   before: TransferCursor | null,
 ) {
-  const rows = await addressTransfersPage(deps.db, address, o, before, PAGE_SIZE + 1);
+  const rows = await addressTransfersPage(deps.db, address, o, before, PAGE_LIMIT);
   const keep = {
     ...(o.direction ? { filter: o.direction } : {}),
     ...(o.types ? { type: o.types.join(",") } : {}),
     ...(o.token ? { token: o.token } : {}),
   };
-  return page(deps, rows, keep);
+  return transferPage(deps, rows, keep);
 }
 
 /**
@@ -116,6 +117,6 @@ export async function tokenTransfers(
   types: readonly string[] | null,
   before: TransferCursor | null,
 ) {
-  const rows = await transfersPage(deps.db, scope, types, before, PAGE_SIZE + 1);
-  return page(deps, rows, types ? { type: types.join(",") } : {});
+  const rows = await transfersPage(deps.db, scope, types, before, PAGE_LIMIT);
+  return transferPage(deps, rows, types ? { type: types.join(",") } : {});
 }

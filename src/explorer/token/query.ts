@@ -2,8 +2,7 @@ import type { Address } from "viem";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import { TOKEN_COLUMNS, type TokenColumns } from "../objects/token-view.js";
-
-export const PAGE_SIZE = 50;
+import { PAGE_LIMIT } from "../paging.js";
 
 /** Upstream's token-list keyset (its market cap and fiat value are always null here). */
 export type TokenListCursor = { holdersCount: bigint; name: string | null; address: Address };
@@ -22,7 +21,7 @@ export function tokenListPage(
   filter: TokenListFilter,
   cursor: TokenListCursor | null,
 ): Promise<TokenColumns[]> {
-  const params: unknown[] = [PAGE_SIZE + 1];
+  const params: unknown[] = [PAGE_LIMIT];
   const p = (v: unknown) => {
     params.push(v);
     return `$${params.length}`;
@@ -45,4 +44,32 @@ export function tokenListPage(
      order by (-t.holders_count), (t.name is null), coalesce(t.name, ''), t.address limit $1`,
     params,
   );
+}
+
+/** The token's columns (null when no such token was indexed). */
+export async function tokenColumns(db: Queryable, token: Address): Promise<TokenColumns | null> {
+  const [r] = await db.query<TokenColumns>(`select ${TOKEN_COLUMNS} from tokens t where t.address = $1`, [
+    toBytea(token),
+  ]);
+  return r ?? null;
+}
+
+/** A token's kind as the holder lists need it, or null when no such token was indexed. */
+export async function tokenType(db: Queryable, token: Address): Promise<string | null> {
+  const [r] = await db.query<{ type: string }>("select type from tokens where address = $1", [
+    toBytea(token),
+  ]);
+  return r?.type ?? null;
+}
+
+/** The stored counters of a token (kept by the indexer), or null when it is unknown. */
+export async function tokenCounters(
+  db: Queryable,
+  token: Address,
+): Promise<{ holders: string; transfers: string } | null> {
+  const [r] = await db.query<{ holders: string; transfers: string }>(
+    "select holders_count::text as holders, transfers_count::text as transfers from tokens where address = $1",
+    [toBytea(token)],
+  );
+  return r ?? null;
 }

@@ -6,8 +6,8 @@ import { ADDRESS_HASH_PATTERN, answers, NOT_FOUND } from "../errors.js";
 import { TOKEN_TYPE_LIST } from "../objects/nft-params.js";
 import { TokenObjectSchema } from "../objects/token-schema.js";
 import { ADDRESS_PARAMS, lower, PAGING } from "../params.js";
-import { tokenCounters } from "../token-holder/query.js";
-import { FrontendTokenCounters, FrontendTokensResponse } from "../token-holder/schema.js";
+import { tokenCounters } from "./query.js";
+import { FrontendTokenCounters, FrontendTokensResponse } from "./schema.js";
 import { tokenList, tokenObject } from "./service.js";
 
 const ListQuery = Type.Object({

@@ -1,14 +1,9 @@
 import type { Address } from "viem";
-import { fromBytea, toBytea } from "../../db/bytes.js";
+import { fromBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
-import {
-  TOKEN_COLUMNS,
-  type TokenColumns,
-  type TokenObject,
-  tokenFactsFromRow,
-  tokenView,
-} from "../objects/token-view.js";
-import { PAGE_SIZE, type TokenListCursor, type TokenListFilter, tokenListPage } from "./query.js";
+import { type TokenObject, tokenFactsFromRow, tokenView } from "../objects/token-view.js";
+import { page } from "../paging.js";
+import { type TokenListCursor, type TokenListFilter, tokenColumns, tokenListPage } from "./query.js";
 
 export type TokenListNextPage = {
   contract_address_hash: string;
@@ -26,31 +21,24 @@ export async function tokenList(
   filter: TokenListFilter,
   cursor: TokenListCursor | null,
 ): Promise<{ items: TokenObject[]; next_page_params: TokenListNextPage | null }> {
-  const rows = await tokenListPage(db, filter, cursor);
-  const page = rows.slice(0, PAGE_SIZE);
-  const items = page.map((r) => tokenView(tokenFactsFromRow(fromBytea(r.t_address!), r)));
-  const last = page[page.length - 1];
-  return {
-    items,
-    next_page_params:
-      rows.length > PAGE_SIZE && last
-        ? {
-            contract_address_hash: fromBytea(last.t_address!),
-            fiat_value: null,
-            holders_count: String(last.t_holders_count ?? 0),
-            is_name_null: last.t_name === null,
-            items_count: page.length,
-            market_cap: null,
-            name: last.t_name,
-          }
-        : null,
-  };
+  return page({
+    rows: await tokenListPage(db, filter, cursor),
+    // Upstream's keys in alphabetical order, items_count among them.
+    cursor: (last) => ({
+      contract_address_hash: fromBytea(last.t_address!),
+      fiat_value: null,
+      holders_count: String(last.t_holders_count ?? 0),
+      is_name_null: last.t_name === null,
+      items_count: 0,
+      market_cap: null,
+      name: last.t_name,
+    }),
+    render: (rows) => rows.map((r) => tokenView(tokenFactsFromRow(fromBytea(r.t_address!), r))),
+  });
 }
 
 /** GET /tokens/{a}: the token object, or null when no such token was indexed. */
 export async function tokenObject(db: Queryable, address: Address): Promise<TokenObject | null> {
-  const [r] = await db.query<TokenColumns>(`select ${TOKEN_COLUMNS} from tokens t where t.address = $1`, [
-    toBytea(address),
-  ]);
+  const r = await tokenColumns(db, address);
   return r ? tokenView(tokenFactsFromRow(address, r)) : null;
 }

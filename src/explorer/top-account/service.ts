@@ -1,8 +1,7 @@
 import type { Address } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { ExplorerDeps } from "../deps.js";
-import { loadAddressObjects } from "../objects/address-facts.js";
-import { PAGE_SIZE, splitPage } from "../paging.js";
+import { PAGE_LIMIT, page } from "../paging.js";
 import { type TopAccountsCursor, topAccountsPage } from "./query.js";
 import { topAccountCursor, topAccountView } from "./view.js";
 
@@ -11,15 +10,12 @@ import { topAccountCursor, topAccountView } from "./view.js";
  * (the frontend then hides the percentage column).
  */
 export async function topAccounts(deps: ExplorerDeps, after: TopAccountsCursor | null) {
-  const p = splitPage(await topAccountsPage(deps.db, after, PAGE_SIZE + 1), topAccountCursor);
-  const addresses = await loadAddressObjects(
-    deps.db,
-    p.rows.map((r) => fromBytea(r.address) as Address),
+  const p = await page({
+    rows: await topAccountsPage(deps.db, after, PAGE_LIMIT),
+    cursor: topAccountCursor,
+    addressesOf: (rows) => rows.map((r) => fromBytea(r.address) as Address),
     deps,
-  );
-  return {
-    items: p.rows.map((r) => topAccountView(r, addresses)),
-    next_page_params: p.next_page_params,
-    total_supply: null,
-  };
+    render: (rows, addresses) => rows.map((r) => topAccountView(r, addresses)),
+  });
+  return { ...p, total_supply: null };
 }

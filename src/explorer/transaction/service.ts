@@ -3,10 +3,10 @@ import { fromBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import { verifiedAbisFor } from "../decoding/abi.js";
 import { type DecodedInput, decodeFunctionInput } from "../decoding/function-input.js";
-import type { ExplorerDeps } from "../deps.js";
-import { addressObjectsFromFacts } from "../objects/address-facts.js";
+import type { ExplorerDeps, TokenTransfersOfTransaction } from "../deps.js";
+import { addressObjectsFromColumns, factColumns } from "../objects/address-facts.js";
 import { indexedChainId } from "../objects/verified-store.js";
-import { PAGE_SIZE, splitPage } from "../paging.js";
+import { PAGE_LIMIT, page } from "../paging.js";
 import {
   type AddressTxFilter,
   addressTransactionsPage,
@@ -44,9 +44,9 @@ async function decodeInputs(db: Queryable, rows: readonly TransactionRow[]): Pro
 /** The address facts each row brought, for one verified-contract lookup per page. */
 function* rowFacts(rows: readonly TransactionRow[]) {
   for (const r of rows) {
-    yield [r.from_address, r, "af"] as const;
-    if (r.to_address) yield [r.to_address, r, "at"] as const;
-    if (r.contract_address) yield [r.contract_address, r, "ac"] as const;
+    yield [r.from_address, factColumns(r, "af")] as const;
+    if (r.to_address) yield [r.to_address, factColumns(r, "at")] as const;
+    if (r.contract_address) yield [r.contract_address, factColumns(r, "ac")] as const;
   }
 }
 
@@ -59,7 +59,7 @@ export async function transactionContext(
   rows: readonly TransactionRow[],
 ): Promise<TransactionContext> {
   const [addresses, decoded] = await Promise.all([
-    addressObjectsFromFacts(rowFacts(rows), deps),
+    addressObjectsFromColumns(rowFacts(rows), deps),
     decodeInputs(deps.db, rows),
   ]);
   return {
@@ -79,11 +79,6 @@ export async function renderTransactions(
   return rows.map((r) => transactionView(r, ctx));
 }
 
-export type TokenTransfersOfTransaction = (
-  hash: Hex,
-  blockNumber: number,
-) => Promise<{ items: unknown[]; overflow: boolean }>;
-
 /** `/transactions/{hash}`: null when the hash is not indexed (404). */
 export async function transactionDetails(
   deps: ExplorerDeps & { tokenTransfers?: TokenTransfersOfTransaction },
@@ -100,28 +95,20 @@ export async function transactionDetails(
 
 const txCursor = (r: TransactionRow) => ({ block_number: r.block_number, index: r.index });
 
-export type TransactionsPage<C> = { items: TransactionObject[]; next_page_params: C | null };
-
-async function page<C extends Record<string, unknown>>(
-  deps: ExplorerDeps,
-  rows: TransactionRow[],
-  cursor: (r: TransactionRow) => C,
-  keep: Record<string, unknown> = {},
-) {
-  const p = splitPage(rows, cursor, keep);
-  return { items: await renderTransactions(deps, p.rows), next_page_params: p.next_page_params };
-}
+/** A page of transaction objects from up to PAGE_LIMIT rows. */
+const txPage = (deps: ExplorerDeps, rows: readonly TransactionRow[], keep?: Record<string, unknown>) =>
+  page({ rows, cursor: txCursor, keep, render: (p) => renderTransactions(deps, p) });
 
 /** `/transactions?filter=validated` (the default). `filter` stays in next_page_params, as Blockscout keeps it. */
 export async function validatedTransactions(deps: ExplorerDeps, cursor: TxCursor | null, filter?: string) {
-  const rows = await transactionsPage(deps.db, cursor, PAGE_SIZE + 1);
-  return page(deps, rows, txCursor, filter ? { filter } : {});
+  const rows = await transactionsPage(deps.db, cursor, PAGE_LIMIT);
+  return txPage(deps, rows, filter ? { filter } : {});
 }
 
 /** `/blocks/{n}/transactions`. */
 export async function blockTransactions(deps: ExplorerDeps, blockNumber: number, afterIndex: number | null) {
-  const rows = await blockTransactionsPage(deps.db, blockNumber, afterIndex, PAGE_SIZE + 1);
-  return page(deps, rows, txCursor);
+  const rows = await blockTransactionsPage(deps.db, blockNumber, afterIndex, PAGE_LIMIT);
+  return txPage(deps, rows);
 }
 
 /** `/addresses/{h}/transactions` (`filter=to|from`). */
@@ -131,8 +118,8 @@ export async function addressTransactions(
   filter: AddressTxFilter,
   cursor: TxCursor | null,
 ) {
-  const rows = await addressTransactionsPage(deps.db, address, filter, cursor, PAGE_SIZE + 1);
-  return page(deps, rows, txCursor, filter ? { filter } : {});
+  const rows = await addressTransactionsPage(deps.db, address, filter, cursor, PAGE_LIMIT);
+  return txPage(deps, rows, filter ? { filter } : {});
 }
 
 /** The newest `n` transactions (home page). */

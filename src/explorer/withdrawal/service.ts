@@ -1,8 +1,7 @@
 import type { Address, Hex } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { ExplorerDeps } from "../deps.js";
-import { loadAddressObjects } from "../objects/address-facts.js";
-import { PAGE_SIZE, splitPage } from "../paging.js";
+import { PAGE_LIMIT, page } from "../paging.js";
 import { addressWithdrawalsPage, blockNumberOf, blockWithdrawalsPage } from "./query.js";
 import { addressWithdrawalView, blockWithdrawalView, withdrawalCursor } from "./view.js";
 
@@ -10,23 +9,20 @@ import { addressWithdrawalView, blockWithdrawalView, withdrawalCursor } from "./
 export async function blockWithdrawals(deps: ExplorerDeps, ref: number | Hex, beforeIndex: bigint | null) {
   const n = await blockNumberOf(deps.db, ref);
   if (n === null) return null;
-  const p = splitPage(await blockWithdrawalsPage(deps.db, n, beforeIndex, PAGE_SIZE + 1), withdrawalCursor);
-  const addresses = await loadAddressObjects(
-    deps.db,
-    p.rows.map((r) => fromBytea(r.address) as Address),
+  return page({
+    rows: await blockWithdrawalsPage(deps.db, n, beforeIndex, PAGE_LIMIT),
+    cursor: withdrawalCursor,
+    addressesOf: (rows) => rows.map((r) => fromBytea(r.address) as Address),
     deps,
-  );
-  return {
-    items: p.rows.map((r) => blockWithdrawalView(r, addresses)),
-    next_page_params: p.next_page_params,
-  };
+    render: (rows, addresses) => rows.map((r) => blockWithdrawalView(r, addresses)),
+  });
 }
 
 /** `/addresses/{h}/withdrawals`. */
 export async function addressWithdrawals(deps: ExplorerDeps, address: Address, beforeIndex: bigint | null) {
-  const p = splitPage(
-    await addressWithdrawalsPage(deps.db, address, beforeIndex, PAGE_SIZE + 1),
-    withdrawalCursor,
-  );
-  return { items: p.rows.map(addressWithdrawalView), next_page_params: p.next_page_params };
+  return page({
+    rows: await addressWithdrawalsPage(deps.db, address, beforeIndex, PAGE_LIMIT),
+    cursor: withdrawalCursor,
+    render: (rows) => rows.map(addressWithdrawalView),
+  });
 }
