@@ -6,6 +6,7 @@ import { type VerificationFormDeps, verificationFormRoutes } from "../verifier-a
 import { addressRoutes } from "./address/routes.js";
 import { addressCounterRoutes } from "./address-counters/routes.js";
 import { blockRoutes } from "./block/routes.js";
+import { chartRoutes } from "./chart/routes.js";
 import { coinBalanceRoutes } from "./coin-balance/routes.js";
 import type { ExplorerDeps, ResourceOptions } from "./deps.js";
 import { invalidValue, type V2ErrorBody } from "./errors.js";
@@ -31,6 +32,7 @@ const RESOURCES: FastifyPluginAsyncTypebox<ResourceOptions>[] = [
   addressRoutes,
   addressCounterRoutes,
   blockRoutes,
+  chartRoutes,
   coinBalanceRoutes,
   internalTransactionRoutes,
   logRoutes,

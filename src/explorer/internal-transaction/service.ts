@@ -5,15 +5,22 @@ import { PAGE_SIZE, splitPage } from "../paging.js";
 import {
   addressInternalTxsPage,
   allInternalTxsPage,
+  type BlockInternalTxFilter,
+  blockInternalTxsPage,
   type InternalTxCursor,
   type InternalTxDirection,
   type InternalTxRow,
   transactionInternalTxsPage,
 } from "./query.js";
-import { internalTxAddresses, internalTxCursor, internalTxView } from "./view.js";
+import { blockInternalTxCursor, internalTxAddresses, internalTxCursor, internalTxView } from "./view.js";
 
-async function page(deps: ExplorerDeps, rows: InternalTxRow[], keep: Record<string, unknown> = {}) {
-  const p = splitPage(rows, internalTxCursor, keep);
+async function page(
+  deps: ExplorerDeps,
+  rows: InternalTxRow[],
+  keep: Record<string, unknown> = {},
+  cursor: (r: InternalTxRow) => Record<string, unknown> = internalTxCursor,
+) {
+  const p = splitPage(rows, cursor, keep);
   const addresses = await loadAddressObjects(deps.db, internalTxAddresses(p.rows), deps);
   return { items: p.rows.map((r) => internalTxView(r, addresses)), next_page_params: p.next_page_params };
 }
@@ -40,4 +47,19 @@ export async function addressInternalTxs(
 /** `/internal-transactions`: the chain's frames, newest first (top-level calls left out, as in the other lists). */
 export async function allInternalTxs(deps: ExplorerDeps, before: InternalTxCursor | null) {
   return page(deps, await allInternalTxsPage(deps.db, before, PAGE_SIZE + 1));
+}
+
+/**
+ * `/blocks/{b}/internal-transactions`: the block's frames in execution order (top-level calls left out). The
+ * request's `type` and `call_type` stay in next_page_params, as Blockscout keeps the request's parameters.
+ */
+export async function blockInternalTxs(
+  deps: ExplorerDeps,
+  blockNumber: number,
+  filter: BlockInternalTxFilter,
+  keep: Record<string, unknown>,
+  after: { transactionIndex: number; index: number } | null,
+) {
+  const rows = await blockInternalTxsPage(deps.db, blockNumber, filter, after, PAGE_SIZE + 1);
+  return page(deps, rows, keep, blockInternalTxCursor);
 }

@@ -3,8 +3,14 @@ import { fromBytea } from "../../db/bytes.js";
 import type { ExplorerDeps } from "../deps.js";
 import { loadAddressObjects } from "../objects/address-facts.js";
 import { PAGE_SIZE, splitPage } from "../paging.js";
-import { addressWithdrawalsPage, blockNumberOf, blockWithdrawalsPage } from "./query.js";
-import { addressWithdrawalView, blockWithdrawalView, withdrawalCursor } from "./view.js";
+import {
+  addressWithdrawalsPage,
+  blockNumberOf,
+  blockWithdrawalsPage,
+  withdrawalsPage,
+  withdrawalTotals,
+} from "./query.js";
+import { addressWithdrawalView, blockWithdrawalView, withdrawalCursor, withdrawalView } from "./view.js";
 
 /** `/blocks/{number or hash}/withdrawals`; null for a block we have not indexed (404). */
 export async function blockWithdrawals(deps: ExplorerDeps, ref: number | Hex, beforeIndex: bigint | null) {
@@ -29,4 +35,23 @@ export async function addressWithdrawals(deps: ExplorerDeps, address: Address, b
     withdrawalCursor,
   );
   return { items: p.rows.map(addressWithdrawalView), next_page_params: p.next_page_params };
+}
+
+/** `/withdrawals`: the chain's withdrawals, newest (highest index) first. */
+export async function chainWithdrawals(deps: ExplorerDeps, beforeIndex: bigint | null) {
+  // Blockscout answers the cursor index 0 with an empty page (nothing is below it).
+  if (beforeIndex === 0n) return { items: [], next_page_params: null };
+  const p = splitPage(await withdrawalsPage(deps.db, beforeIndex, PAGE_SIZE + 1), withdrawalCursor);
+  const addresses = await loadAddressObjects(
+    deps.db,
+    p.rows.map((r) => fromBytea(r.address) as Address),
+    deps,
+  );
+  return { items: p.rows.map((r) => withdrawalView(r, addresses)), next_page_params: p.next_page_params };
+}
+
+/** `/withdrawals/counters`: decimal strings, as Blockscout's cached counters. */
+export async function withdrawalCounters(deps: ExplorerDeps) {
+  const t = await withdrawalTotals(deps.db);
+  return { withdrawals_count: t.count, withdrawals_sum: t.sum };
 }
