@@ -25,6 +25,7 @@ import { tokenTransferRoutes } from "./token-transfer/routes.js";
 import { transactionTransfersPreview } from "./token-transfer/service.js";
 import { topAccountRoutes } from "./top-account/routes.js";
 import { transactionRoutes } from "./transaction/routes.js";
+import { utilsRoutes } from "./utils/routes.js";
 import { withdrawalRoutes } from "./withdrawal/routes.js";
 
 /** The explorer's resources: one folder each (routes.ts, service.ts, query.ts, view.ts, schema.ts), one line here. */
@@ -48,6 +49,7 @@ const RESOURCES: FastifyPluginAsyncTypebox<ResourceOptions>[] = [
   tokenTransferRoutes,
   topAccountRoutes,
   transactionRoutes,
+  utilsRoutes,
   withdrawalRoutes,
 ];
 

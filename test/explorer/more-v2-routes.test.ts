@@ -1,6 +1,7 @@
+import { readFileSync } from "node:fs";
 import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { getAddress, type Hex } from "viem";
+import { encodeFunctionData, getAddress, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/app/http-app.js";
 import { MarketChartSchema, TransactionsChartSchema } from "../../src/explorer/chart/schema.js";
@@ -9,12 +10,21 @@ import {
   WithdrawalsCountersSchema,
   WithdrawalsResponseSchema,
 } from "../../src/explorer/withdrawal/list-schema.js";
-import { deployActivityContracts, mineActivity, rpc, rpcBatch } from "../helpers/activity.js";
+import { packagePath } from "../../src/util/package-root.js";
+import {
+  activityContracts,
+  deployActivityContracts,
+  mineActivity,
+  rpc,
+  rpcBatch,
+} from "../helpers/activity.js";
 import { startTestChain, type TestChain } from "../helpers/anvil.js";
 import { createTestDb, type TestDb } from "../helpers/db.js";
 import { explorerExtensions } from "../helpers/explorer-index.js";
 import { createTestIndexer, indexToHead } from "../helpers/indexer.js";
+import { solcModule } from "../helpers/solc.js";
 import { buildVerifierApp, offlineVerifierCompilers } from "../helpers/verify.js";
+import { standardJsonText, versionFor } from "../helpers/verify-contracts.js";
 import { startWithdrawalsNode, withdrawalsOf } from "../helpers/withdrawals-node.js";
 
 type Frame = { type: string; from: Hex; to?: Hex; value?: Hex; calls?: Frame[] };
@@ -33,6 +43,7 @@ describe("more /api/v2 routes: block internal transactions, withdrawals, home ch
   const blocks: NodeBlock[] = [];
   const frames: NodeFrame[] = [];
   const now = Math.floor(Date.now() / 1000);
+  let token: Hex;
 
   const get = async (url: string, schema?: TSchema) => {
     const r = await app.inject({ url });
@@ -77,6 +88,7 @@ describe("more /api/v2 routes: block internal transactions, withdrawals, home ch
     }
     await rpc(url, "evm_setNextBlockTimestamp", [now]);
     const k = await deployActivityContracts(url);
+    token = k.token;
     // Large blocks: more than a page of internal transactions in one block.
     await mineActivity(url, k, { blocks: 4, txPerBlock: 100, seed: 7 });
     await rpc(url, "evm_setAutomine", [true]);
@@ -87,6 +99,21 @@ describe("more /api/v2 routes: block internal transactions, withdrawals, home ch
     app = await buildVerifierApp(t.db, chain, compilers);
     const indexer = await createTestIndexer(t.db, node.url, { extensions: explorerExtensions() });
     await indexToHead(indexer, t.db, node.url);
+
+    // SimpleToken verified with the compiler and settings its fixture was built with: its calls then decode.
+    const v = await app.inject({
+      method: "POST",
+      url: "/api/v1/solidity/sources:verify-standard-json",
+      payload: {
+        contracts: [{ chainId: String(chain.anvil.chainId), address: k.token }],
+        compiler: versionFor(compilers, solcModule().version().split("+")[0]!),
+        input: standardJsonText(
+          { "Activity.sol": readFileSync(packagePath("test/contracts/Activity.sol"), "utf8") },
+          { optimizer: { enabled: true, runs: 200 } },
+        ),
+      },
+    });
+    expect(v.json().contractVerificationResults.items[0].status).toBe("FULLY_VERIFIED");
 
     const head = num(await rpc<Hex>(url, "eth_blockNumber"));
     blocks.push(
@@ -237,5 +264,42 @@ describe("more /api/v2 routes: block internal transactions, withdrawals, home ch
     expect(r.body.chart_data.some((d: any) => d.transactions_count === 0)).toBe(true);
     const m = await get("/api/v2/stats/charts/market", MarketChartSchema);
     expect(m).toEqual({ status: 200, body: { chart_data: [], available_supply: 0 } });
+  });
+
+  it("decode-calldata decodes with the verified ABI of the address, by GET and POST", async () => {
+    const to = "0x00000000000000000000000000000000000000aa";
+    const calldata = encodeFunctionData({
+      abi: activityContracts().SimpleToken!.abi,
+      functionName: "transfer",
+      args: [to, 1234n],
+    });
+    const decoded = {
+      method_id: calldata.slice(0, 10),
+      method_call: "transfer(address to, uint256 value)",
+      parameters: [
+        { name: "to", type: "address", value: getAddress(to) },
+        { name: "value", type: "uint256", value: "1234" },
+      ],
+    };
+    const g = await get(`/api/v2/utils/decode-calldata?calldata=${calldata}&address_hash=${token}`);
+    expect(g.status).toBe(200);
+    expect(g.body).toEqual({ result: decoded });
+    const p = await app.inject({
+      method: "POST",
+      url: "/api/v2/utils/decode-calldata",
+      payload: { calldata, address_hash: token },
+    });
+    expect(p.json()).toEqual(g.body);
+    // No address, or an address without a verified ABI: nothing to decode with.
+    expect((await get(`/api/v2/utils/decode-calldata?calldata=${calldata}`)).body).toEqual({ result: null });
+    expect((await get(`/api/v2/utils/decode-calldata?calldata=${calldata}&address_hash=${to}`)).body).toEqual(
+      {
+        result: null,
+      },
+    );
+    for (const bad of ["calldata=0x123", "calldata=zz", "", `calldata=${calldata}&address_hash=0x12`]) {
+      const r = await get(`/api/v2/utils/decode-calldata?${bad}`);
+      expect([r.status, r.body]).toEqual([422, { message: "Invalid parameter(s)" }]);
+    }
   });
 });
