@@ -5,6 +5,7 @@ import { plainDialect, transientFailureReply } from "../http/dialects.js";
 import { addressRoutes } from "./address/routes.js";
 import { addressCounterRoutes } from "./address-counters/routes.js";
 import { blockRoutes } from "./block/routes.js";
+import { chartRoutes } from "./chart/routes.js";
 import { coinBalanceRoutes } from "./coin-balance/routes.js";
 import type { ExplorerDeps, ResourceOptions } from "./deps.js";
 import { invalidValue, type V2ErrorBody } from "./errors.js";
@@ -23,6 +24,7 @@ import { tokenTransferRoutes } from "./token-transfer/routes.js";
 import { transactionTransfersPreview } from "./token-transfer/service.js";
 import { topAccountRoutes } from "./top-account/routes.js";
 import { transactionRoutes } from "./transaction/routes.js";
+import { utilsRoutes } from "./utils/routes.js";
 import { withdrawalRoutes } from "./withdrawal/routes.js";
 
 /** The explorer's resources: one folder each (routes.ts, service.ts, query.ts, view.ts, schema.ts), one line here. */
@@ -30,6 +32,7 @@ const RESOURCES: FastifyPluginAsyncTypebox<ResourceOptions>[] = [
   addressRoutes,
   addressCounterRoutes,
   blockRoutes,
+  chartRoutes,
   coinBalanceRoutes,
   internalTransactionRoutes,
   logRoutes,
@@ -45,6 +48,7 @@ const RESOURCES: FastifyPluginAsyncTypebox<ResourceOptions>[] = [
   tokenTransferRoutes,
   topAccountRoutes,
   transactionRoutes,
+  utilsRoutes,
   withdrawalRoutes,
 ];
 

@@ -109,6 +109,7 @@ export async function recomputedCounters(
     ),
     logs: await one("select count(*) as n from logs"),
     withdrawals: await one("select count(*) as n from withdrawals"),
+    withdrawals_sum: await one("select coalesce(sum(amount), 0) as n from withdrawals"),
     // Addresses with counters, and those only a recorded coin balance shows (a dev node's funded accounts).
     addresses: String(
       new Set([

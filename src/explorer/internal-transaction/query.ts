@@ -43,6 +43,31 @@ export function transactionInternalTxsPage(
   );
 }
 
+/** What a block's list keeps: call types win over frame types, as in Blockscout (both empty: every frame). */
+export type BlockInternalTxFilter = { types: readonly string[]; callTypes: readonly string[] };
+
+/**
+ * A block's frames in (transaction_index, index) order after the cursor: a forward range scan of the primary key
+ * within the block.
+ */
+export function blockInternalTxsPage(
+  db: Queryable,
+  blockNumber: number,
+  filter: BlockInternalTxFilter,
+  after: { transactionIndex: number; index: number } | null,
+  limit: number,
+): Promise<InternalTxRow[]> {
+  const byCall = filter.callTypes.length > 0;
+  const kinds = byCall ? filter.callTypes : filter.types;
+  return db.query<InternalTxRow>(
+    `${SELECT} where i.block_number = $1 and ${NOT_PARENT}
+       and (i.transaction_index, i.index) > ($2, $3)
+       and (cardinality($4::text[]) = 0 or ${byCall ? "i.call_type" : "i.type"} = any($4::text[]))
+     order by i.transaction_index, i.index limit $5`,
+    [blockNumber, after?.transactionIndex ?? -1, after?.index ?? -1, kinds, limit],
+  );
+}
+
 /** All frames of the chain, newest first, before the cursor: a backward range scan of the primary key. */
 export function allInternalTxsPage(
   db: Queryable,

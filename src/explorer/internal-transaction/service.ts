@@ -4,17 +4,24 @@ import { PAGE_LIMIT, page } from "../paging.js";
 import {
   addressInternalTxsPage,
   allInternalTxsPage,
+  type BlockInternalTxFilter,
+  blockInternalTxsPage,
   type InternalTxCursor,
   type InternalTxDirection,
   type InternalTxRow,
   transactionInternalTxsPage,
 } from "./query.js";
-import { internalTxAddresses, internalTxCursor, internalTxView } from "./view.js";
+import { blockInternalTxCursor, internalTxAddresses, internalTxCursor, internalTxView } from "./view.js";
 
-const internalTxPage = (deps: ExplorerDeps, rows: readonly InternalTxRow[], keep?: Record<string, unknown>) =>
+const internalTxPage = (
+  deps: ExplorerDeps,
+  rows: readonly InternalTxRow[],
+  keep?: Record<string, unknown>,
+  cursor: (r: InternalTxRow) => Record<string, unknown> = internalTxCursor,
+) =>
   page({
     rows,
-    cursor: internalTxCursor,
+    cursor,
     keep,
     addressesOf: internalTxAddresses,
     deps,
@@ -43,4 +50,19 @@ export async function addressInternalTxs(
 /** `/internal-transactions`: the chain's frames, newest first (top-level calls left out, as in the other lists). */
 export async function allInternalTxs(deps: ExplorerDeps, before: InternalTxCursor | null) {
   return internalTxPage(deps, await allInternalTxsPage(deps.db, before, PAGE_LIMIT));
+}
+
+/**
+ * `/blocks/{b}/internal-transactions`: the block's frames in execution order (top-level calls left out). The
+ * request's `type` and `call_type` stay in next_page_params, as Blockscout keeps the request's parameters.
+ */
+export async function blockInternalTxs(
+  deps: ExplorerDeps,
+  blockNumber: number,
+  filter: BlockInternalTxFilter,
+  keep: Record<string, unknown>,
+  after: { transactionIndex: number; index: number } | null,
+) {
+  const rows = await blockInternalTxsPage(deps.db, blockNumber, filter, after, PAGE_LIMIT);
+  return internalTxPage(deps, rows, keep, blockInternalTxCursor);
 }

@@ -58,3 +58,8 @@ export function internalTxAddresses(rows: readonly InternalTxRow[]): Address[] {
 export function internalTxCursor(r: InternalTxRow) {
   return { block_number: r.block_number, index: r.index, transaction_index: r.transaction_index };
 }
+
+/** Blockscout's internal_transaction_to_block_paging_options: the block is the path's. */
+export function blockInternalTxCursor(r: InternalTxRow) {
+  return { transaction_index: r.transaction_index, index: r.index };
+}

@@ -56,3 +56,24 @@ export function addressWithdrawalsPage(
     [toBytea(address), beforeIndex?.toString() ?? null, limit],
   );
 }
+
+/** The chain's withdrawals, highest index first, below `beforeIndex` (withdrawals_index_idx, backward). */
+export function withdrawalsPage(
+  db: Queryable,
+  beforeIndex: bigint | null,
+  limit: number,
+): Promise<WithdrawalRow[]> {
+  return db.query<WithdrawalRow>(
+    `${SELECT} where ($1::numeric is null or w.index < $1) order by w.index desc limit $2`,
+    [beforeIndex?.toString() ?? null, limit],
+  );
+}
+
+/** The withdrawals' count and sum (wei), as the counters stage keeps them in chain_counters; 0 before any. */
+export async function withdrawalTotals(db: Queryable): Promise<{ count: string; sum: string }> {
+  const rows = await db.query<{ name: string; value: string }>(
+    "select name, value::text as value from chain_counters where name in ('withdrawals', 'withdrawals_sum')",
+  );
+  const get = (name: string) => rows.find((r) => r.name === name)?.value ?? "0";
+  return { count: get("withdrawals"), sum: get("withdrawals_sum") };
+}

@@ -4,15 +4,16 @@ import type { Hex } from "viem";
 import type { ResourceOptions } from "../deps.js";
 import { answers, NOT_FOUND } from "../errors.js";
 import { ADDRESS_PARAMS, BLOCK_PARAMS, lower, PAGING } from "../params.js";
+import { WithdrawalsCountersSchema, WithdrawalsResponseSchema } from "./list-schema.js";
 import { AddressWithdrawalsResponseSchema, BlockWithdrawalsResponseSchema } from "./schema.js";
-import { addressWithdrawals, blockWithdrawals } from "./service.js";
+import { addressWithdrawals, blockWithdrawals, chainWithdrawals, withdrawalCounters } from "./service.js";
 
 const WithdrawalsQuery = Type.Object({
   index: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
   ...PAGING,
 });
 
-/** /addresses/{h}/withdrawals and /blocks/{n}/withdrawals (an unknown block is a 404). */
+/** /withdrawals, /withdrawals/counters, /addresses/{h}/withdrawals and /blocks/{n}/withdrawals (unknown block: 404). */
 export const withdrawalRoutes: FastifyPluginAsyncTypebox<ResourceOptions> = async (app, { deps }) => {
   app.get(
     "/addresses/:address_hash_param/withdrawals",
@@ -50,5 +51,21 @@ export const withdrawalRoutes: FastifyPluginAsyncTypebox<ResourceOptions> = asyn
       const page = await blockWithdrawals(deps, ref, index === undefined ? null : BigInt(index));
       return page ?? reply.code(404).send(NOT_FOUND);
     },
+  );
+  app.get(
+    "/withdrawals",
+    {
+      schema: {
+        querystring: WithdrawalsQuery,
+        tags: ["withdrawals"],
+        response: answers(WithdrawalsResponseSchema),
+      },
+    },
+    async (req) => chainWithdrawals(deps, req.query.index === undefined ? null : BigInt(req.query.index)),
+  );
+  app.get(
+    "/withdrawals/counters",
+    { schema: { tags: ["withdrawals"], response: answers(WithdrawalsCountersSchema) } },
+    async () => withdrawalCounters(deps),
   );
 };

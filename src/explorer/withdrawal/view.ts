@@ -25,3 +25,15 @@ export function addressWithdrawalView(r: WithdrawalRow) {
 }
 
 export const withdrawalCursor = (r: WithdrawalRow) => ({ index: Number(r.index) });
+
+/** WithdrawalView for the chain's list: block fields and the receiver. */
+export function withdrawalView(r: WithdrawalRow, addresses: ReadonlyMap<Address, AddressObject>) {
+  return {
+    index: Number(r.index),
+    validator_index: Number(r.validator_index),
+    block_number: r.block_number,
+    receiver: addresses.get(fromBytea(r.address) as Address)!,
+    amount: r.amount,
+    timestamp: r.timestamp.toISOString(),
+  };
+}

@@ -84,7 +84,7 @@ export const SUBTRACT_ADDRESS_FACTS = `
   ${UPSERT_FROM_FACTS}
   returning address, (${COUNTER_COLUMNS.map(([c]) => `address_counters.${c} = 0`).join(" and ")}) as empty`;
 
-/** Chain-wide deltas of the range times $3. */
+/** Chain-wide deltas of the range times $3 ('withdrawals_sum' in wei, for /withdrawals/counters). */
 export const UPSERT_CHAIN_COUNTERS = `
   insert into chain_counters (name, value)
   select name, $3::int * v from (values
@@ -95,7 +95,8 @@ export const UPSERT_CHAIN_COUNTERS = `
     ('internal_transactions', (select count(*) from internal_transactions
        where ${inRange("block_number")} and (type <> 'call' or index > 0))),
     ('logs', (select count(*) from logs where ${inRange("block_number")})),
-    ('withdrawals', (select count(*) from withdrawals where ${inRange("block_number")}))
+    ('withdrawals', (select count(*) from withdrawals where ${inRange("block_number")})),
+    ('withdrawals_sum', (select coalesce(sum(amount), 0) from withdrawals where ${inRange("block_number")}))
   ) as d(name, v)
   on conflict (name) do update set value = chain_counters.value + excluded.value`;
 
