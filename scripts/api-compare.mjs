@@ -1845,7 +1845,8 @@ async function startServers({ OLD, NEW, oldEnv, newEnv, dbUrl, anvil, dataDir, r
     const p = startLookout(
       co,
       `serve-${side}`,
-      ["serve", "--no-jobs"],
+      // NEW may bring migrations OLD lacks (new counters, indexes): it applies them; OLD's schema check passes.
+      ["serve", "--no-jobs", ...(side === "new" ? ["--migrate"] : [])],
       lookoutEnv({
         DATABASE_URL: dbUrl,
         RPC_URL: anvil.url,
