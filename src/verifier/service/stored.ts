@@ -18,7 +18,7 @@ export type StoreInputs = CompilationInputs & {
 /**
  * StoreInputs of a request's inputs, each computed once however often asked: the store's lookup before compiling,
  * and the record and keys of the winner after matching, read the same settings and sources, and hash their bulk
- * once (4-5 passes over 150 KB of sources took 3 ms, 1.6 of them after the compile).
+ * once (the repeated passes cost time after the compile; figures in docs/benchmarks.md).
  */
 export function storeInputs(
   language: CompilerLanguage,
