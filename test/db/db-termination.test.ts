@@ -315,6 +315,8 @@ describe.skipIf(!PG)(`a lost database connection${PG ? "" : ` (skipped: ${SKIP_R
   }, 180_000);
 
   it("two index: the holder that loses its lease connection goes back to standby, the lease is taken again, both stay up", async () => {
+    // An earlier test of this file that failed left its `start` running, holding this database's lease: stop it.
+    await Promise.all(procs.map((p) => p.kill()));
     const spawnIndex = async () => {
       const port = await freePort();
       const p = runCli(["index"], { ...env, PORT: String(port) });
