@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -14,19 +14,64 @@ import type { Logger } from "../util/logger.js";
 
 export type SavedChain = { path: string; block: number };
 
-/** The saved state at `path` if it is a readable dump; a damaged file is moved aside (and said so). */
+type DumpBlock = { header?: { number?: string; timestamp?: string } };
+type Dump = { best_block_number?: string | number; blocks?: DumpBlock[] };
+
+/**
+ * anvil (1.x) adds a fresh genesis block of its own to every dump taken after `--load-state`, in an order that
+ * varies from dump to dump, and on the next load one of the two wins: from the second restart on the chain may get
+ * a new genesis hash (the index is then taken for another chain's) and lose the link from block 1 to its parent.
+ * Of the blocks of one number the loaded chain's own is the oldest (the extra one is stamped at the load). Returns
+ * the dump read, and its text without the extra blocks (null when it has none).
+ */
+export function withoutExtraBlocks(text: string): { dump: Dump; repaired: string | null } {
+  let unsafe = false;
+  const dump = JSON.parse(text, (_k, v: unknown) => {
+    // A number JSON.parse cannot hold exactly would be changed by a rewrite: leave such a file as it is.
+    if (typeof v === "number" && !Number.isSafeInteger(v)) unsafe = true;
+    return v;
+  }) as Dump;
+  if (unsafe || !Array.isArray(dump.blocks)) return { dump, repaired: null };
+  const oldest = new Map<string, DumpBlock>();
+  const time = (b: DumpBlock) => BigInt(b.header?.timestamp ?? "0x0");
+  for (const b of dump.blocks) {
+    const n = b.header?.number;
+    if (n === undefined) continue;
+    const kept = oldest.get(n);
+    if (!kept || time(b) < time(kept)) oldest.set(n, b);
+  }
+  const blocks = dump.blocks.filter(
+    (b) => b.header?.number === undefined || oldest.get(b.header.number) === b,
+  );
+  if (blocks.length === dump.blocks.length) return { dump, repaired: null };
+  return { dump, repaired: JSON.stringify({ ...dump, blocks }) };
+}
+
+/**
+ * The saved state at `path` if it is a readable dump (repaired of anvil's extra genesis, see
+ * `withoutExtraBlocks`); a damaged file is moved aside (and said so).
+ */
 export function readSavedChain(path: string, logger: Logger): SavedChain | null {
   if (!existsSync(path)) return null;
+  let read: ReturnType<typeof withoutExtraBlocks>;
   try {
-    const state = JSON.parse(readFileSync(path, "utf8")) as { best_block_number?: string | number };
-    const block = Number(state.best_block_number ?? 0);
-    return { path, block: Number.isFinite(block) ? block : 0 };
+    read = withoutExtraBlocks(readFileSync(path, "utf8"));
   } catch (err) {
     const aside = `${path}.damaged-${Date.now()}`;
     renameSync(path, aside);
     logger.warn({ err, moved_to: aside }, "The saved local chain could not be read; starting a new chain");
     return null;
   }
+  if (read.repaired !== null) {
+    try {
+      writeFileSync(`${path}.tmp`, read.repaired);
+      renameSync(`${path}.tmp`, path);
+    } catch (err) {
+      logger.warn({ err }, "Could not remove anvil's extra genesis block from the saved local chain");
+    }
+  }
+  const block = Number(read.dump.best_block_number ?? 0);
+  return { path, block: Number.isFinite(block) ? block : 0 };
 }
 
 export function forgetSavedChain(path: string): void {

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -69,6 +69,16 @@ const savedBlock = () => {
 };
 const savedAt = (block: number) =>
   waitUntil(`the chain saved at block ${block}`, () => savedBlock() >= block);
+/** When the saved state was last written (0: not yet). */
+const savedMtime = () => {
+  try {
+    return statSync(statePath).mtimeMs;
+  } catch {
+    return 0;
+  }
+};
+const genesisHash = async (s: Started) =>
+  (await rpc<{ hash: string }>(s.anvilUrl, "eth_getBlockByNumber", ["0x0", false])).hash;
 const txStatus = async (s: Started, hash: string) =>
   (await fetch(`http://127.0.0.1:${s.port}/api/v2/transactions/${hash}`)).status;
 
@@ -101,21 +111,28 @@ describe("lookout start keeps its local chain in DATA_DIR", () => {
       // 1. A new chain; a transaction; saved and indexed.
       const a = await start();
       expect(a.banner).toMatch(/New local chain/);
+      const genesis = await genesisHash(a);
       const tx1 = await send(a.anvilUrl);
       await indexedTo(a, tx1.block);
       await savedAt(tx1.block);
 
       // 2. kill -9: no process left; the next start continues the same chain, and the transaction is there.
       await killHard(a);
+      const bSpawned = Date.now();
       const b = await start();
       expect(b.banner).toMatch(new RegExp(`Continuing the local chain saved in .* \\(block ${tx1.block}\\)`));
       expect(Number(await rpc(b.anvilUrl, "eth_blockNumber"))).toBe(tx1.block);
       expect(await rpc(b.anvilUrl, "eth_getTransactionByHash", [tx1.hash])).not.toBeNull();
       await indexedTo(b, tx1.block);
       expect(await txStatus(b, tx1.hash)).toBe(200);
+      expect(await genesisHash(b)).toBe(genesis);
 
       // 3. A tail the last save missed (as when kill -9 comes within the save interval): the index has blocks
       // the restarted chain lacks. It rewinds them like a reorganisation and keeps the rest.
+      // The older state is one this restarted anvil wrote: a chain loaded twice must keep its genesis (anvil
+      // appends a fresh one to dumps taken after a load).
+      // (a's dump, a chain never loaded, has no extra block to repair: a write after b's spawn is b's anvil's.)
+      await waitUntil("the restarted chain saved by its own anvil", () => savedMtime() > bSpawned);
       const before = join(dir, "older-state.json");
       copyFileSync(statePath, before);
       const tx2 = await send(b.anvilUrl, 2);
@@ -123,6 +140,7 @@ describe("lookout start keeps its local chain in DATA_DIR", () => {
       await killHard(b);
       copyFileSync(before, statePath);
       const c = await start();
+      expect(await genesisHash(c)).toBe(genesis);
       const tx3 = await send(c.anvilUrl, 3);
       expect(tx3.block).toBe(tx2.block); // the same height, another block
       await waitUntil(
