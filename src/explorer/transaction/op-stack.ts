@@ -60,7 +60,8 @@ export type OpMembers = {
 
 /**
  * OptimismView.extend_transaction_json_response: the L1 fee members (Blockscout stores 0 for what the receipt
- * lacked, deposits included), the DA footprint scalar when the receipt had it, the operator fee when above 0.
+ * lacked, deposits included), the DA footprint scalar when the receipt had it, the operator fee when above 0 (never
+ * for a deposit, which pays none; Blockscout would compute one from a deposit receipt's scalars).
  * `op_withdrawals` is left out: Lookout does not index the L1 side, so it cannot tell a withdrawal's status.
  */
 export function opMembers(r: OpColumns, gasUsed: bigint): OpMembers {
@@ -72,7 +73,7 @@ export function opMembers(r: OpColumns, gasUsed: bigint): OpMembers {
     l1_gas_used: r.op_l1_gas_used ?? "0",
   };
   if (r.op_da_footprint_gas_scalar !== null) out.da_footprint_gas_scalar = r.op_da_footprint_gas_scalar;
-  const operator = operatorFee(r, gasUsed);
+  const operator = r.op_is_deposit ? 0n : operatorFee(r, gasUsed);
   if (operator > 0n) out.operator_fee = operator.toString();
   return out;
 }
