@@ -178,6 +178,16 @@ describe("recorded OP Mainnet receipts: the L1 fee members and fees", () => {
     expect(row).toMatchObject({ mint: "0", is_system_tx: false, n: dec(VIEM_DEPOSIT_TRANSACTION.nonce) });
   });
 
+  it("state changes: the sender pays the L1 fee beside the L2 fee", async () => {
+    const r = VIEM_BEDROCK_RECEIPT;
+    const res = await app.inject({ url: `/api/v2/transactions/${r.transactionHash}/state-changes` });
+    expect(res.statusCode).toBe(200);
+    const sender = (
+      res.json().items as Array<{ address: { hash: string }; type: string; change: string }>
+    ).find((c) => c.type === "coin" && c.address.hash.toLowerCase() === r.from);
+    expect(sender?.change).toBe((-(228719n * 58n + 44700351261503n)).toString());
+  });
+
   it("lists carry the fee with the L1 fee, not the details page's l1_* members", async () => {
     const res = await app.inject({ url: "/api/v2/blocks/1/transactions" });
     expect(res.statusCode).toBe(200);

@@ -300,6 +300,28 @@ describe("OP-stack deposits on anvil --network optimism", () => {
         );
         expect(item).toBeDefined();
         expect(item!.l1_fee).toBeUndefined();
+        // State changes: the deposit's mint reaches its sender (the node's balances before and after).
+        const sc = await app.inject({ url: `/api/v2/transactions/${hashes.mint}/state-changes` });
+        expect(sc.statusCode).toBe(200);
+        const coin = (
+          sc.json().items as Array<{
+            address: { hash: string };
+            balance_before: string;
+            balance_after: string;
+            change: string;
+            type: string;
+          }>
+        ).filter((c) => c.type === "coin");
+        const ofX = coin.find((c) => c.address.hash.toLowerCase() === X);
+        expect(ofX).toMatchObject({
+          balance_before: "0",
+          balance_after: (2n * ETH - ETH / 2n).toString(),
+          change: (2n * ETH - ETH / 2n).toString(),
+        });
+        const ofZ = (await app.inject({ url: `/api/v2/transactions/${hashes.reverted}/state-changes` }))
+          .json()
+          .items.find((c: { address: { hash: string } }) => c.address.hash.toLowerCase() === Z);
+        expect(ofZ).toMatchObject({ balance_before: "0", balance_after: "1000", change: "1000" });
         // The address page's balance is the node's.
         const a = (await app.inject({ url: `/api/v2/addresses/${X}` })).json();
         expect(a.coin_balance).toBe(BigInt(await rpc<Hex>(url, "eth_getBalance", [X, "latest"])).toString());
