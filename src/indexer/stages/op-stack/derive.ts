@@ -1,4 +1,4 @@
-import type { Hash, Hex } from "viem";
+import type { Hash } from "viem";
 import { OP_DEPOSIT_TYPE } from "../../../chain/chain-type.js";
 import type { FetchedBlock, RpcReceipt } from "../../../chain/types.js";
 
@@ -92,17 +92,4 @@ export function deriveOpRows(batch: readonly FetchedBlock[], everyTransaction: b
     });
   }
   return rows;
-}
-
-/** The coin a block's deposits mint, per recipient (the sender of the deposit), for the balance stage. */
-export function mintedByDeposits(block: FetchedBlock["block"]): Map<string, bigint> {
-  const out = new Map<string, bigint>();
-  for (const tx of block.transactions) {
-    if (tx.type == null || Number(tx.type) !== OP_DEPOSIT_TYPE) continue;
-    const mint = quantity(tx.mint as Hex | undefined);
-    if (!mint || mint === "0") continue;
-    const a = tx.from.toLowerCase();
-    out.set(a, (out.get(a) ?? 0n) + BigInt(mint));
-  }
-  return out;
 }
