@@ -1,5 +1,5 @@
-import type { Address } from "viem";
-import type { Rpc } from "./rpc.js";
+import { type Address, HttpRequestError, TimeoutError } from "viem";
+import { type Rpc, withRetry } from "./rpc.js";
 
 /** The chain family Lookout indexes for, as Blockscout's CHAIN_TYPE (only the values Lookout knows). */
 export type ChainType = "default" | "optimism";
@@ -42,16 +42,23 @@ const OP_HARDFORKS = new Set([
 /**
  * Resolves CHAIN_TYPE. `auto` asks the node twice (once at start): the L1Block predeploy's code (every real
  * OP-stack chain), then anvil's own description (anvil `--network optimism` runs the OP fee rules without deploying
- * the predeploys). A failed probe means "not OP"; a chain whose blocks carry deposits is still treated as OP per
- * block where it matters (the balance stage).
+ * the predeploys). A method the node refuses means "not OP"; a transport failure is retried, never taken for an
+ * answer. A chain whose blocks carry deposits is still treated as OP per block where it matters (the balance stage).
  */
 export async function resolveChainType(rpc: Rpc, setting: ChainTypeSetting): Promise<ChainType> {
   if (setting !== "auto") return setting;
-  const code = await rpc.request<string>("eth_getCode", [OP_L1_BLOCK, "latest"]).catch(() => "0x");
+  const ask = <T>(method: string, params: unknown[]) =>
+    withRetry(
+      () =>
+        rpc.request<T>(method, params).catch((e: unknown) => {
+          if (e instanceof HttpRequestError || e instanceof TimeoutError) throw e;
+          return null;
+        }),
+      { attempts: 5 },
+    );
+  const code = await ask<string>("eth_getCode", [OP_L1_BLOCK, "latest"]);
   if (code && code !== "0x") return "optimism";
-  const info = await rpc
-    .request<{ hardFork?: string } | null>("anvil_nodeInfo", [])
-    .catch(() => null as { hardFork?: string } | null);
+  const info = await ask<{ hardFork?: string }>("anvil_nodeInfo", []);
   const fork = info?.hardFork?.toLowerCase().replace(/^op[-_ ]?/, "");
   return fork && OP_HARDFORKS.has(fork) ? "optimism" : "default";
 }
