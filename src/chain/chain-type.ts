@@ -18,11 +18,12 @@ export const OP_DEPOSIT_TYPE = 0x7e;
  * not burnt on OP chains), the L1 data fee's, and the operator fee's (Isthmus). The protocol credits them outside
  * any call frame, so a tracer may not show it.
  */
+export const OP_OPERATOR_FEE_VAULT: Address = "0x420000000000000000000000000000000000001b";
 export const OP_FEE_VAULTS: readonly Address[] = [
   "0x4200000000000000000000000000000000000011",
   "0x4200000000000000000000000000000000000019",
   "0x420000000000000000000000000000000000001a",
-  "0x420000000000000000000000000000000000001b",
+  OP_OPERATOR_FEE_VAULT,
 ];
 
 /** anvil names its active hardfork in `anvil_nodeInfo`; under `--network optimism` it is an OP-stack one. */

@@ -3,7 +3,7 @@ import { type Address, type Hex, pad, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, buildApp } from "../../src/app/http-app.js";
 import { detectCapabilities } from "../../src/chain/capabilities.js";
-import { OP_FEE_VAULTS, OP_L1_BLOCK } from "../../src/chain/chain-type.js";
+import { OP_FEE_VAULTS, OP_L1_BLOCK, OP_OPERATOR_FEE_VAULT } from "../../src/chain/chain-type.js";
 import { createRpc } from "../../src/chain/rpc.js";
 import { fromBytea, toBytea } from "../../src/db/bytes.js";
 import { TransactionSchema } from "../../src/explorer/transaction/schema.js";
@@ -24,7 +24,7 @@ import {
 const ETH = 10n ** 18n;
 const addr = (n: number) => `0x${n.toString(16).padStart(40, "0")}` as Address;
 const source = (n: number) => pad(toHex(n), { size: 32 });
-const OPERATOR_FEE_VAULT = OP_FEE_VAULTS[3]!;
+const OPERATOR_FEE_VAULT = OP_OPERATOR_FEE_VAULT;
 
 type Diff = { txHash?: Hex; result: { pre?: Record<string, unknown>; post?: Record<string, unknown> } };
 

@@ -1,6 +1,6 @@
 import type { Address, Hash, Hex } from "viem";
 import type { NodeCapabilities } from "../../../chain/capabilities.js";
-import { OP_FEE_VAULTS } from "../../../chain/chain-type.js";
+import { OP_OPERATOR_FEE_VAULT } from "../../../chain/chain-type.js";
 import { BlockNotFoundError, fetchBlock, toQuantity } from "../../../chain/fetch-block.js";
 import type { Rpc } from "../../../chain/rpc.js";
 import type { RpcBlock } from "../../../chain/types.js";
@@ -108,12 +108,16 @@ export async function fetchBalances(rpc: Rpc, number: number, caps: NodeCapabili
       ...(header.withdrawals ?? []).map((w) => w.address),
       ...accounts,
     ]);
-    // OP stack: the protocol credits the fee vaults outside every frame. op-geth's prestate tracer shows the base
-    // fee and L1 fee vaults in each transaction, not the operator fee vault; a vault no trace of the block shows is
-    // read at the block's end.
+    // OP stack: the protocol credits the fee vaults outside every frame. A tracer shows the vaults it looks up:
+    // op-geth's the base fee and L1 fee vaults in each transaction (and the fee recipient), never the operator fee
+    // vault; anvil's every account touched. So the operator fee vault, when no trace of the block shows it, is read
+    // at the block's end. (Only it: a read of the head may see the next block on a node mining it, as for the fee
+    // recipient above, and a vault a trace would show but did not was not paid.)
     const unseenVaults =
-      caps.chainType === "optimism"
-        ? OP_FEE_VAULTS.filter((v) => !credited.includes(v) && !inTraces(traces, v))
+      caps.chainType === "optimism" &&
+      !credited.includes(OP_OPERATOR_FEE_VAULT) &&
+      !inTraces(traces, OP_OPERATOR_FEE_VAULT)
+        ? [OP_OPERATOR_FEE_VAULT]
         : [];
     const [read, vaults] = await Promise.all([
       readBalances(rpc, header, credited, !paysNoBlockReward(header), withdrawalCredits(header)),
