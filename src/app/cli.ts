@@ -46,6 +46,7 @@ const COMMANDS: Record<string, Command> = {
         "fetchConcurrency",
         "pollIntervalMs",
         "anvilBlockTime",
+        "chainType",
       ].includes(k),
     run: (c, s) => runService(c, { http: true, indexer: false, role: "serve", ...s }),
   },
@@ -53,7 +54,15 @@ const COMMANDS: Record<string, Command> = {
     summary:
       "Run verification jobs and token properties/metadata fetching, no HTTP API (/health and /metrics on PORT). Checks the schema, migrates only with --migrate.",
     uses: (k) =>
-      !["startBlock", "reorgDepth", "batchSize", "fetchConcurrency", "anvilBlockTime", "jobs"].includes(k),
+      ![
+        "startBlock",
+        "reorgDepth",
+        "batchSize",
+        "fetchConcurrency",
+        "anvilBlockTime",
+        "jobs",
+        "chainType",
+      ].includes(k),
     run: (c, s) => runService(c, { http: false, indexer: false, role: "work", ...s }),
   },
   index: {

@@ -70,6 +70,8 @@ export type StartAnvilOptions = {
   chainId?: number;
   blockTime?: number;
   hardfork?: string;
+  /** A chain family other than Ethereum: `optimism` runs the OP stack's rules (deposit transactions, L1 fees, fee vaults). */
+  network?: "optimism";
   /** Extra command-line arguments. */
   args?: string[];
   /** Keep the state of every block (for catching up on a long chain built before indexing; costs memory). */
@@ -85,6 +87,7 @@ export async function startAnvil(o: StartAnvilOptions = {}): Promise<Anvil> {
   const args = ["--port", String(port), "--host", "127.0.0.1", "--chain-id", String(chainId), "--silent"];
   if (o.blockTime) args.push("--block-time", String(o.blockTime));
   if (o.hardfork) args.push("--hardfork", o.hardfork);
+  if (o.network) args.push("--network", o.network);
   if (o.loadStatePath) args.push("--load-state", o.loadStatePath);
   // anvil forgets the state of blocks a few thousand back unless told to keep it (at a large memory cost); an
   // indexer that reads balances and traces at old blocks needs it when a long chain exists before indexing starts.

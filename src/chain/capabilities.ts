@@ -1,4 +1,5 @@
 import { HttpRequestError, TimeoutError } from "viem";
+import { type ChainType, type ChainTypeSetting, resolveChainType } from "./chain-type.js";
 import { type Rpc, withRetry } from "./rpc.js";
 
 export type TraceMode = "debug" | "parity" | "none";
@@ -10,6 +11,8 @@ export type NodeCapabilities = {
   traces: TraceMode;
   /** `debug_traceBlockByNumber` with `prestateTracer` in diff mode answers (exact balance changes). */
   prestateDiff: boolean;
+  /** The chain family (CHAIN_TYPE, or what `auto` found): `optimism` adds deposits, L1 fees and fee vaults. */
+  chainType: ChainType;
 };
 
 /** Whether the node offers a method. Transport failures are retried, not taken for "not offered". */
@@ -31,7 +34,7 @@ async function answers(rpc: Rpc, method: string, params: unknown[]): Promise<boo
 /** Probes once at start-up which optional JSON-RPC methods the node offers. */
 export async function detectCapabilities(
   rpc: Rpc,
-  opts: { traces: "auto" | "off" },
+  opts: { traces: "auto" | "off"; chainType?: ChainTypeSetting },
 ): Promise<NodeCapabilities> {
   const probe = "0x0";
   const blockReceipts = await answers(rpc, "eth_getBlockReceipts", [probe]);
@@ -45,5 +48,6 @@ export async function detectCapabilities(
       { tracer: "prestateTracer", tracerConfig: { diffMode: true } },
     ]);
   }
-  return { blockReceipts, traces, prestateDiff };
+  const chainType = await resolveChainType(rpc, opts.chainType ?? "auto");
+  return { blockReceipts, traces, prestateDiff, chainType };
 }

@@ -17,6 +17,13 @@ export type RpcTransaction = {
   input: Hex;
   maxFeePerBlobGas?: Hex;
   blobVersionedHashes?: Hash[];
+  /**
+   * OP-stack deposits (type 0x7e): the L1 source, the coin minted to `from` first, the system flag (op-geth sends
+   * `true` and only then; anvil a quantity).
+   */
+  sourceHash?: Hash;
+  mint?: Hex;
+  isSystemTx?: boolean | Hex;
 };
 
 export type RpcWithdrawal = { index: Hex; validatorIndex: Hex; address: Address; amount: Hex };
@@ -68,6 +75,19 @@ export type RpcReceipt = {
   blobGasUsed?: Hex;
   blobGasPrice?: Hex;
   logs: RpcLog[];
+  /** OP stack: the L1 data fee the sender paid and its inputs (quantities, `l1FeeScalar` a decimal string). */
+  l1Fee?: Hex | null;
+  l1GasPrice?: Hex | null;
+  l1GasUsed?: Hex | null;
+  l1FeeScalar?: string | null;
+  l1BaseFeeScalar?: Hex | null;
+  l1BlobBaseFee?: Hex | null;
+  l1BlobBaseFeeScalar?: Hex | null;
+  operatorFeeScalar?: Hex | null;
+  operatorFeeConstant?: Hex | null;
+  daFootprintGasScalar?: Hex | null;
+  depositNonce?: Hex | null;
+  depositReceiptVersion?: Hex | null;
 };
 
 /** A frame of geth's callTracer. */

@@ -33,6 +33,7 @@ export type Config = Readonly<{
   rpcRetries: number;
   pollIntervalMs: number;
   traces: "auto" | "off";
+  chainType: "auto" | "default" | "optimism";
   logLevel: string;
   anvilBlockTime: number;
   compilersDir: string;

@@ -222,6 +222,16 @@ export const OPTIONS = [
     description: "Use debug/trace APIs when the node offers them (internal creations, balance changes).",
   },
   {
+    key: "chainType",
+    env: "CHAIN_TYPE",
+    flag: "chain-type",
+    kind: "enum",
+    values: ["auto", "default", "optimism"],
+    default: "auto",
+    description:
+      "Chain family, as Blockscout's CHAIN_TYPE: optimism (OP stack: deposits, L1 fees, fee vaults), default, or auto (optimism when the node has the L1Block predeploy or is anvil --network optimism).",
+  },
+  {
     key: "logLevel",
     env: "LOG_LEVEL",
     flag: "log-level",

@@ -1,5 +1,6 @@
 import type { Hex } from "viem";
 import { detectCapabilities } from "../../src/chain/capabilities.js";
+import type { ChainTypeSetting } from "../../src/chain/chain-type.js";
 import { createRpc } from "../../src/chain/rpc.js";
 import { fromBytea } from "../../src/db/bytes.js";
 import type { Db } from "../../src/db/db.js";
@@ -12,10 +13,14 @@ import { rpc } from "./activity.js";
 export async function createTestIndexer(
   db: Db,
   url: string,
-  o: Partial<IndexerOptions> & { extensions?: IndexerExtension[]; traces?: "auto" | "off" } = {},
+  o: Partial<IndexerOptions> & {
+    extensions?: IndexerExtension[];
+    traces?: "auto" | "off";
+    chainType?: ChainTypeSetting;
+  } = {},
 ): Promise<Indexer> {
   const r = createRpc({ url, batchSize: 100, timeoutMs: 10_000, retries: 3, concurrency: 4 });
-  const caps = await detectCapabilities(r, { traces: o.traces ?? "auto" });
+  const caps = await detectCapabilities(r, { traces: o.traces ?? "auto", chainType: o.chainType ?? "auto" });
   const indexer = new Indexer({
     db,
     rpc: r,

@@ -77,6 +77,8 @@ export async function startChain(
     anvil = await startAnvil({
       blockTime: config.anvilBlockTime || undefined,
       port: undefined,
+      // CHAIN_TYPE=optimism: the local chain is an OP-stack one (deposits, L1 fees), as the index expects.
+      ...(config.chainType === "optimism" ? { network: "optimism" as const } : {}),
       ...(saved ? { loadStatePath: saved.path } : {}),
     }).catch((cause: unknown) => {
       // e.g. a state written by another anvil version: say how to get going again.

@@ -58,7 +58,7 @@ async function firstContact(rpc: Rpc, config: Config): Promise<NodeCapabilities>
   await withRetry(() => rpc.request("eth_chainId", []), { attempts: 3 }).catch((cause) => {
     throw unreachable(rpc, cause);
   });
-  return detectCapabilities(rpc, { traces: config.traces }).catch((cause) => {
+  return detectCapabilities(rpc, { traces: config.traces, chainType: config.chainType }).catch((cause) => {
     throw unreachable(rpc, cause);
   });
 }

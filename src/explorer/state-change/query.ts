@@ -2,6 +2,7 @@ import type { Hex } from "viem";
 import { indexedRange } from "../../chain-store/checkpoint.js";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
+import { OP_COLUMNS, type OpColumns } from "../transaction/op-stack.js";
 
 /** A transaction of the block up to the one asked for, with what moves native coin (numerics as strings). */
 export type BlockTxRow = {
@@ -20,7 +21,9 @@ export type BlockTxRow = {
   max_priority_fee_per_gas: string | null;
   base_fee_per_gas: string | null;
   miner: Uint8Array;
-};
+  /** OP stack: a deposit's mint (credited to its sender before it runs). */
+  op_mint: string | null;
+} & OpColumns;
 
 /**
  * The transaction `hash` and the transactions before it in its block, in block order: the block's range of the
@@ -31,10 +34,11 @@ export function blockTransactionsUpTo(db: Queryable, hash: Hex): Promise<BlockTx
     `select x.hash, x.block_number, x.index, x.from_address, x.to_address, x.contract_address, x.value::text as value,
        x.status, x.gas_used::text as gas_used, coalesce(x.effective_gas_price, x.gas_price)::text as price,
        x.max_fee_per_gas::text as max_fee_per_gas, x.max_priority_fee_per_gas::text as max_priority_fee_per_gas,
-       b.base_fee_per_gas::text as base_fee_per_gas, b.miner
+       b.base_fee_per_gas::text as base_fee_per_gas, b.miner, o.mint::text as op_mint, ${OP_COLUMNS}
      from transactions t
        join transactions x on x.block_number = t.block_number and x.index <= t.index
        join blocks b on b.number = t.block_number
+       left join op_transactions o on o.transaction_hash = x.hash
      where t.hash = $1
      order by x.index`,
     [toBytea(hash)],

@@ -45,6 +45,29 @@ describe("state changes: replay within a block", () => {
     expect(changes.find((c) => c.address === "m")).toBeUndefined();
   });
 
+  it("OP stack: a deposit's mint reaches its sender even when it reverts; others pay the L1 fee beside gas", () => {
+    const deposit = tx({ from: "d", to: "e", value: 40n, price: 0n, mint: 100n });
+    const reverted = tx({ from: "f", to: "e", value: 40n, price: 0n, mint: 7n, failed: true });
+    const spend = tx({ from: "d", to: "e", value: 10n, price: 1n, extraFee: 500n });
+    const before = new Map<string, bigint | null>([
+      ["d", 0n],
+      ["e", 0n],
+      ["f", 0n],
+      ["m", 0n],
+    ]);
+    const changes = coinChanges(
+      [deposit, reverted, spend].map((t) => ({ tx: t, frames: [] })),
+      { miner: "m", baseFeePerGas: 1n },
+      before,
+    );
+    expect(changes).toEqual([
+      { address: "d", before: 60n, after: 60n - 10n - 21_000n - 500n, change: -21_510n, isMiner: false },
+      { address: "e", before: 40n, after: 50n, change: 10n, isMiner: false },
+    ]);
+    const alone = coinChanges([{ tx: reverted, frames: [] }], block, before);
+    expect(alone).toEqual([{ address: "f", before: 0n, after: 7n, change: 7n, isMiner: false }]);
+  });
+
   it("moves value of frames, not of delegatecalls nor of failed subtrees; unknown balances keep their change", () => {
     const frames = valueFrames([
       { callType: "call", from: "x", to: "y", value: 5n, error: null, traceAddress: [0] },

@@ -15,6 +15,10 @@ export type CoinTx = {
   price: bigint;
   maxFeePerGas: bigint | null;
   maxPriorityFeePerGas: bigint | null;
+  /** OP stack: coin minted to the sender before a deposit runs (kept even when it reverts). */
+  mint?: bigint;
+  /** OP stack: what the sender pays beside gas used × price (the L1 data fee, the operator fee). */
+  extraFee?: bigint;
 };
 
 /** A call frame that moved value inside a successful transaction (frames of failed subtrees left out). */
@@ -39,7 +43,8 @@ export function minerProfit(tx: CoinTx, block: CoinBlock): bigint {
   const maxPriority = tx.maxPriorityFeePerGas ?? tx.price;
   const maxFee = tx.maxFeePerGas ?? tx.price;
   const perGas = maxPriority < maxFee - base ? maxPriority : maxFee - base;
-  return perGas * tx.gasUsed;
+  // Only an OP-stack deposit pays less than the base fee (nothing): it gives the miner nothing either.
+  return perGas > 0n ? perGas * tx.gasUsed : 0n;
 }
 
 function applyTx(
@@ -53,8 +58,8 @@ function applyTx(
     const v = balances.get(a)!;
     balances.set(a, v === null ? null : v + d);
   };
-  const fee = tx.price * tx.gasUsed;
-  add(tx.from, -(tx.failed ? fee : fee + tx.value));
+  const fee = tx.price * tx.gasUsed + (tx.extraFee ?? 0n);
+  add(tx.from, (tx.mint ?? 0n) - (tx.failed ? fee : fee + tx.value));
   if (!tx.failed) add(tx.to, tx.value);
   add(block.miner, minerProfit(tx, block));
   if (tx.failed) return;

@@ -6,6 +6,7 @@ import { checksummed } from "../objects/checksum.js";
 import { type TokenObject, tokenFactsFromRow, tokenView } from "../objects/token-view.js";
 import { PAGE_SIZE } from "../paging.js";
 import { type TokenTransferRow, transactionTransfersPage } from "../token-transfer/query.js";
+import { opExtraFee } from "../transaction/op-stack.js";
 import {
   type BlockTransferRow,
   blockTransactionsUpTo,
@@ -48,6 +49,9 @@ function coinTx(r: Awaited<ReturnType<typeof blockTransactionsUpTo>>[number]): C
     price: big(r.price) ?? 0n,
     maxFeePerGas: big(r.max_fee_per_gas),
     maxPriorityFeePerGas: big(r.max_priority_fee_per_gas),
+    // OP stack: a deposit's mint; the L1 data fee and operator fee every other transaction pays.
+    mint: big(r.op_mint) ?? 0n,
+    extraFee: opExtraFee(r, BigInt(r.gas_used)),
   };
 }
 

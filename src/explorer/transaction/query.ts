@@ -3,6 +3,7 @@ import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import { type AddressFactColumns, addressFactsJoin } from "../objects/address-facts.js";
 import { calleeVerified } from "../objects/verified-store.js";
+import { OP_COLUMNS, OP_JOIN, type OpColumns } from "./op-stack.js";
 
 /** A transaction with its block's fields and the facts its view needs, as one row (numerics as strings). */
 export type TransactionRow = {
@@ -43,7 +44,8 @@ export type TransactionRow = {
   callee_verified: boolean;
 } & FactsOf<"af"> &
   FactsOf<"at"> &
-  FactsOf<"ac">;
+  FactsOf<"ac"> &
+  OpColumns;
 
 /** The address facts of addressFactsJoin(alias), as columns of a row. */
 type FactsOf<A extends string> = {
@@ -81,11 +83,13 @@ const COLUMNS = `t.hash, t.block_number, t.index, t.from_address, t.to_address, 
   t.contract_address is not null and exists (select 1 from tokens k where k.address = t.contract_address) as creates_token,
   (select max(number) from blocks) as ctx_head, ${BLOCK_TIME_MS} as ctx_block_time_ms,
   ${calleeVerified("t.to_address", "at.o_implementation")} as callee_verified,
-  ${FROM_FACTS.columns}, ${TO_FACTS.columns}, ${CREATED_FACTS.columns}`;
+  ${FROM_FACTS.columns}, ${TO_FACTS.columns}, ${CREATED_FACTS.columns},
+  ${OP_COLUMNS}`;
 
 const FROM = `join blocks b on b.number = t.block_number
   left join internal_transactions f on f.block_number = t.block_number and f.transaction_index = t.index and f.index = 0
-  ${FROM_FACTS.join} ${TO_FACTS.join} ${CREATED_FACTS.join}`;
+  ${FROM_FACTS.join} ${TO_FACTS.join} ${CREATED_FACTS.join}
+  ${OP_JOIN}`;
 
 /** Keyset cursor of transaction lists: (block_number, index), newest first. */
 export type TxCursor = { blockNumber: number; index: number };

@@ -48,6 +48,11 @@ export const TransactionSchema = Type.Object({
   transaction_tag: OrNull(Type.String()),
   actions: Type.Array(Type.Unknown()),
   has_error_in_internal_transactions: OrNull(Type.Boolean()),
+  // OP stack (the frontend's optimism fields; Blockscout sends them on the details page of an OP chain).
+  l1_fee: Type.Optional(Wei),
+  l1_fee_scalar: Type.Optional(Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$" })),
+  l1_gas_price: Type.Optional(Wei),
+  l1_gas_used: Type.Optional(Wei),
 });
 
 const page = <C extends ReturnType<typeof Type.Object>>(cursor: C) =>

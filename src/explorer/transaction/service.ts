@@ -90,7 +90,7 @@ export async function transactionDetails(
     transactionContext(deps, [row]),
     deps.tokenTransfers ? deps.tokenTransfers(hash, row.block_number) : Promise.resolve(undefined),
   ]);
-  return transactionView(row, { ...ctx, ...(tokenTransfers ? { tokenTransfers } : {}) });
+  return transactionView(row, { ...ctx, single: true, ...(tokenTransfers ? { tokenTransfers } : {}) });
 }
 
 const txCursor = (r: TransactionRow) => ({ block_number: r.block_number, index: r.index });

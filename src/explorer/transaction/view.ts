@@ -2,6 +2,7 @@ import { type Address, decodeAbiParameters, type Hex } from "viem";
 import { fromBytea, fromByteaOrNull } from "../../db/bytes.js";
 import { type DecodedInput, methodName } from "../decoding/function-input.js";
 import type { AddressObject } from "../objects/address-view.js";
+import { type OpMembers, opExtraFee, opMembers } from "./op-stack.js";
 import type { TransactionRow } from "./query.js";
 
 /** What a page of transactions shares: the head (confirmations), block time, address objects, decoded inputs. */
@@ -13,6 +14,8 @@ export type TransactionContext = {
   decoded: ReadonlyMap<Hex, DecodedInput>;
   /** Token transfers of a single transaction (the details page); lists carry none (null), as Blockscout's. */
   tokenTransfers?: { items: unknown[]; overflow: boolean };
+  /** The details page of one transaction: chain-family members (OP stack's L1 fee) are shown there only. */
+  single?: boolean;
 };
 
 export type Fee = { type: "actual" | "maximum"; value: string | null };
@@ -63,7 +66,7 @@ export type TransactionObject = {
   blob_gas_price?: string;
   burnt_blob_fee?: string;
   max_fee_per_blob_gas?: string;
-};
+} & OpMembers;
 
 const big = (s: string | null): bigint | null => (s === null ? null : BigInt(s));
 const str = (n: bigint | null): string | null => (n === null ? null : n.toString());
@@ -86,7 +89,11 @@ export function feeFields(r: TransactionRow) {
   const prio = priorityFeePerGas(maxPriority, base, maxFee);
   const burnt = maxFee === null || base === null ? null : maxFee === 0n ? 0n : base * gasUsed;
   return {
-    fee: { type: "actual", value: str(price === null ? null : price * gasUsed) } as Fee,
+    // OP stack: the L1 data fee and the operator fee are part of what the sender paid (none for a deposit).
+    fee: {
+      type: "actual",
+      value: str(price === null ? null : price * gasUsed + opExtraFee(r, gasUsed)),
+    } as Fee,
     gas_price: str(price),
     base_fee_per_gas: str(base),
     priority_fee: str(prio === null ? null : prio * gasUsed),
@@ -195,6 +202,7 @@ export function transactionView(r: TransactionRow, ctx: TransactionContext): Tra
     is_pending_update: false,
     fhe_operations_count: 0,
   };
+  if (ctx.single) Object.assign(obj, opMembers(r, BigInt(r.gas_used)));
   if (r.type === 3) {
     obj.blob_versioned_hashes = (r.blob_versioned_hashes ?? []).map(fromBytea);
     if (r.blob_gas_used !== null) obj.blob_gas_used = r.blob_gas_used;

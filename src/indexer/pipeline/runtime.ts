@@ -103,7 +103,12 @@ export class Indexer {
     this.tip = s?.lastBlock != null && s.lastHash ? { number: s.lastBlock, hash: s.lastHash } : null;
     this.progress.update(this.tip?.number ?? null, null);
     this.log.info(
-      { chain_id: this.chainId, checkpoint: this.tip?.number ?? null, traces: this.deps.caps.traces },
+      {
+        chain_id: this.chainId,
+        checkpoint: this.tip?.number ?? null,
+        traces: this.deps.caps.traces,
+        chain_type: this.deps.caps.chainType,
+      },
       "Indexer ready",
     );
   }

@@ -8,6 +8,7 @@ import { coreRowsExtension } from "./core/extension.js";
 import { countersExtension } from "./counters/extension.js";
 import { internalTransactionsExtension } from "./internal-transactions/extension.js";
 import { liveNotifyExtension } from "./live-notify.js";
+import { opStackExtension } from "./op-stack/extension.js";
 import { createProxiesExtension } from "./proxies/extension.js";
 import { createTokensExtension } from "./tokens/extension.js";
 import { withdrawalsExtension } from "./withdrawals/extension.js";
@@ -29,6 +30,8 @@ export type StageDeps = {
 export function indexerStages(deps: StageDeps): IndexerExtension[] {
   return [
     coreRowsExtension(),
+    // OP-stack members beside the transactions (none on other chains).
+    opStackExtension(),
     coinBalanceExtension(),
     createTokensExtension({ logger: deps.logger.child({ part: "tokens" }) }),
     createProxiesExtension(),

@@ -1,11 +1,12 @@
 import type { Address, Hash, Hex } from "viem";
 import type { NodeCapabilities } from "../../../chain/capabilities.js";
+import { OP_OPERATOR_FEE_VAULT } from "../../../chain/chain-type.js";
 import { BlockNotFoundError, fetchBlock, toQuantity } from "../../../chain/fetch-block.js";
 import type { Rpc } from "../../../chain/rpc.js";
 import type { RpcBlock } from "../../../chain/types.js";
 import { InconsistentBlockError } from "../../pipeline/errors.js";
 import type { PrestateDiffTrace, ReadBalance } from "./derive.js";
-import { creditedOutsideTransactions, touchedByTransactions } from "./touched.js";
+import { creditedOutsideTransactions, isOpStackBlock, touchedByTransactions } from "./touched.js";
 
 /** What the balance extension fetches for one block (lands in `FetchedBlock.extra`). */
 export type BalanceFetch = {
@@ -79,6 +80,15 @@ async function genesisAddresses(rpc: Rpc): Promise<Address[]> {
 
 const uniqueLower = (xs: readonly string[]) => [...new Set(xs.map((x) => x.toLowerCase() as Address))];
 
+/** Whether any transaction's prestate diff names the address (tracers key accounts in any case). */
+function inTraces(traces: readonly PrestateDiffTrace[], address: Address): boolean {
+  return traces.some((t) =>
+    [...Object.keys(t.result.pre ?? {}), ...Object.keys(t.result.post ?? {})].some(
+      (k) => k.toLowerCase() === address,
+    ),
+  );
+}
+
 export async function fetchBalances(rpc: Rpc, number: number, caps: NodeCapabilities): Promise<BalanceFetch> {
   const q = toQuantity(number);
   if (caps.prestateDiff) {
@@ -98,20 +108,35 @@ export async function fetchBalances(rpc: Rpc, number: number, caps: NodeCapabili
       ...(header.withdrawals ?? []).map((w) => w.address),
       ...accounts,
     ]);
-    return {
-      hash: header.hash,
-      traces,
-      touched: null,
-      read: await readBalances(rpc, header, credited, !paysNoBlockReward(header), withdrawalCredits(header)),
-    };
+    // OP stack: the protocol credits the fee vaults outside every frame. A tracer shows the vaults it looks up:
+    // op-geth's the base fee and L1 fee vaults in each transaction (and the fee recipient), never the operator fee
+    // vault; anvil's every account touched. So the operator fee vault, when no trace of the block shows it, is read
+    // at the block's end. (Only it: a read of the head may see the next block on a node mining it, as for the fee
+    // recipient above, and a vault a trace would show but did not was not paid.)
+    const unseenVaults =
+      caps.chainType === "optimism" &&
+      !credited.includes(OP_OPERATOR_FEE_VAULT) &&
+      !inTraces(traces, OP_OPERATOR_FEE_VAULT)
+        ? [OP_OPERATOR_FEE_VAULT]
+        : [];
+    const [read, vaults] = await Promise.all([
+      readBalances(rpc, header, credited, !paysNoBlockReward(header), withdrawalCredits(header)),
+      readBalances(rpc, header, unseenVaults, true),
+    ]);
+    return { hash: header.hash, traces, touched: null, read: [...read, ...vaults] };
   }
   // No prestate diffs: find the touched addresses from the block itself, then read every one of them.
   const [fetched, accounts] = await Promise.all([
     fetchBlock(rpc, number, caps),
     number === 0 ? genesisAddresses(rpc) : [],
   ]);
-  const touched = touchedByTransactions(fetched);
-  const addresses = uniqueLower([...creditedOutsideTransactions(fetched), ...touched.keys(), ...accounts]);
+  const op = isOpStackBlock(fetched, caps.chainType === "optimism");
+  const touched = touchedByTransactions(fetched, op);
+  const addresses = uniqueLower([
+    ...creditedOutsideTransactions(fetched, op),
+    ...touched.keys(),
+    ...accounts,
+  ]);
   return {
     hash: fetched.block.hash,
     traces: null,
