@@ -31,3 +31,10 @@ create table blobs (
   kzg_proof       bytea not null,
   fetched_at      timestamptz not null default now()
 );
+
+-- The blob fetcher's place: the first block whose blobs it has not yet asked the beacon node for. A reorganisation
+-- moves it back to the ancestor + 1 (the `blobs` stage's revert), so new blocks at old heights are fetched too.
+create table blob_fetch_state (
+  id         smallint primary key default 1 check (id = 1),
+  next_block int8 not null
+);

@@ -52,6 +52,10 @@ export function blobsExtension(): IndexerExtension {
     },
     async revert(tx, ancestor) {
       await tx.query("delete from transaction_blobs where block_number > $1", [ancestor]);
+      // The blob fetcher asks again from the first replaced block (its blobs may be others).
+      await tx.query("update blob_fetch_state set next_block = least(next_block, $1 + 1) where id = 1", [
+        ancestor,
+      ]);
     },
   };
 }
