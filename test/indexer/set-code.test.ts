@@ -207,6 +207,15 @@ describe("EIP-7702 set-code transactions", () => {
       // Blockscout counts a delegation to a verified contract as verified.
       is_verified: true,
     });
+    // The code tab: the delegation designation as the EOA's code, the delegate as implementation.
+    const sc = await get(`/api/v2/smart-contracts/${E}`);
+    expect(sc.status).toBe(200);
+    expect(sc.body).toMatchObject({
+      deployed_bytecode: `0xef0100${delegate.slice(2)}`,
+      is_verified: false,
+      proxy_type: "eip7702",
+      implementations: [{ address_hash: getAddress(delegate), name: "Delegate" }],
+    });
     const t = await get(`/api/v2/transactions/${hashes.call}`);
     expect(t.body.to).toMatchObject({ hash: getAddress(E), proxy_type: "eip7702" });
     expect(t.body.decoded_input).toMatchObject({
@@ -233,6 +242,7 @@ describe("EIP-7702 set-code transactions", () => {
     expect(await codeOf(E)).toBe("0x");
     const gone = await get(`/api/v2/addresses/${E}`);
     expect(gone.body).toMatchObject({ is_contract: false, proxy_type: null, implementations: [] });
+    expect((await get(`/api/v2/smart-contracts/${E}`)).status).toBe(404);
     expect((await verdicts(revoke))[0]).toMatchObject({ status: "ok", address_hash: ZERO });
 
     await rpc(url, "evm_revert", [snapshot]);
