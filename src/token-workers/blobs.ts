@@ -89,11 +89,13 @@ export type BeaconClient = ReturnType<typeof beaconClient>;
  * `blobs` stage's revert) wins. Returns the number of blocks handled (0: nothing to do).
  */
 export async function fetchDueBlobs(db: Db, beacon: BeaconClient): Promise<number> {
-  await db.query("insert into blob_fetch_state (id, next_block) values (1, 0) on conflict (id) do nothing");
   const [state] = await db.query<{ next_block: number }>(
     "select next_block from blob_fetch_state where id = 1",
   );
-  const from = Number(state!.next_block);
+  // Made on the first round; an idle round then only reads.
+  if (!state)
+    await db.query("insert into blob_fetch_state (id, next_block) values (1, 0) on conflict (id) do nothing");
+  const from = Number(state?.next_block ?? 0);
   const blocks = await db.query<{ block_number: number; ts: number; hashes: Uint8Array[] }>(
     `select n.block_number, extract(epoch from b.timestamp)::int8 as ts,
        array(select versioned_hash from transaction_blobs x where x.block_number = n.block_number) as hashes

@@ -23,10 +23,6 @@ create table transaction_authorizations (
     check (status in ('ok', 'invalid_chain_id', 'invalid_nonce', 'invalid_signature')),
   primary key (block_number, transaction_index, index)
 );
--- An authority's authorizations, newest first.
-create index transaction_authorizations_authority_idx
-  on transaction_authorizations (authority, block_number desc, transaction_index desc, index desc)
-  where authority is not null;
 
 -- The delegation in force at the end of each block where it changed is kept in address_proxies (proxy_type
 -- 'eip7702', implementation = the delegate, null after a revocation): address objects, the address page and input
