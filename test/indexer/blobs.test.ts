@@ -263,4 +263,20 @@ describe("blob transactions", () => {
   it("keeps coin balances equal to the node's (blob fees included)", async () => {
     expect(await wrongRows(url, await balanceRows(t.db))).toEqual([]);
   });
+
+  it("moves the blob fetcher back on a reorg below its place, keeping the fetched blobs", async () => {
+    const first = Number((await rpc<NodeTx>(url, "eth_getTransactionByHash", [blobTxs[0]])).blockNumber);
+    const last = Number((await rpc<NodeTx>(url, "eth_getTransactionByHash", [blobTxs[1]])).blockNumber);
+    const place = async () =>
+      Number(
+        (await t.db.query<{ next_block: number }>("select next_block from blob_fetch_state"))[0]!.next_block,
+      );
+    expect(await place()).toBe(last + 1);
+    await t.db.transaction((tx) => blobsExtension().revert(tx, first - 1));
+    expect(await place()).toBe(first);
+    const [rows] = await t.db.query<{ n: number }>("select count(*)::int as n from transaction_blobs");
+    expect(rows!.n).toBe(0);
+    const [kept] = await t.db.query<{ n: number }>("select count(*)::int as n from blobs");
+    expect(kept!.n).toBe(3);
+  });
 });
