@@ -24,6 +24,19 @@ export type RpcTransaction = {
   sourceHash?: Hash;
   mint?: Hex;
   isSystemTx?: boolean | Hex;
+  /** EIP-7702 (type 4): the authorizations the transaction carries. */
+  authorizationList?: RpcAuthorization[];
+};
+
+/** One EIP-7702 authorization tuple as nodes send it (`yParity`; some nodes also or only send `v`). */
+export type RpcAuthorization = {
+  chainId: Hex;
+  address: Address;
+  nonce: Hex;
+  yParity?: Hex;
+  v?: Hex;
+  r: Hex;
+  s: Hex;
 };
 
 export type RpcWithdrawal = { index: Hex; validatorIndex: Hex; address: Address; amount: Hex };

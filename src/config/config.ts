@@ -58,6 +58,7 @@ export type Config = Readonly<{
   ipfsGatewayUrl: string;
   arweaveGatewayUrl: string;
   metadataAllowedHosts: readonly string[];
+  beaconNodeUrl: string | undefined;
   coinBalanceHistoryDays: number;
   healthMaxLagBlocks: number;
   publicTagsFile: string | undefined;

@@ -448,6 +448,15 @@ export const OPTIONS = [
       "Hosts (host or host:port, comma-separated) exempt from the private-address guard of the metadata fetcher.",
   },
   {
+    key: "beaconNodeUrl",
+    env: "BEACON_NODE_URL",
+    flag: "beacon-node-url",
+    kind: "url",
+    protocols: ["http:", "https:"],
+    description:
+      "Beacon node (consensus layer HTTP API) whose blob sidecars give blob transactions' blob data; unset: blob data is null.",
+  },
+  {
     key: "coinBalanceHistoryDays",
     env: "COIN_BALANCE_HISTORY_DAYS",
     flag: "coin-balance-history-days",

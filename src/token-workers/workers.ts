@@ -5,6 +5,7 @@ import type { Db } from "../db/db.js";
 import type { EventBus } from "../events/bus.js";
 import type { TokenChange } from "../events/facts.js";
 import type { Logger } from "../util/logger.js";
+import { beaconClient, fetchDueBlobs } from "./blobs.js";
 import { parseAllowedHosts } from "./metadata/index.js";
 import { fetchDueMetadata, type MetadataFetchOptions } from "./metadata-worker.js";
 import { refreshTokenProperties } from "./properties.js";
@@ -21,7 +22,8 @@ export function metadataOptionsFromConfig(
 }
 
 /**
- * Background loops of the token properties and metadata fetchers. They poll the database (so a refetch requested
+ * Background loops of the token properties and metadata fetchers, and of the blob fetcher when BEACON_NODE_URL is
+ * set. They poll the database (so a refetch requested
  * through the API is picked up within `pollMs`) and are woken early by every committed batch (`blocks` on
  * `wakeOn`). They never hold the block pipeline: their writes are single-row updates outside the indexer's
  * transactions.
@@ -29,7 +31,8 @@ export function metadataOptionsFromConfig(
 export function startTokenWorkers(o: {
   db: Db;
   rpc: Rpc;
-  config: Pick<Config, "ipfsGatewayUrl" | "arweaveGatewayUrl" | "metadataAllowedHosts">;
+  config: Pick<Config, "ipfsGatewayUrl" | "arweaveGatewayUrl" | "metadataAllowedHosts"> &
+    Partial<Pick<Config, "beaconNodeUrl">>;
   logger: Logger;
   pollMs?: number;
   /** The bus whose `blocks` events wake the loops early. */
@@ -75,9 +78,13 @@ export function startTokenWorkers(o: {
       }
     }
   };
+  const beacon = o.config.beaconNodeUrl ? beaconClient(o.config.beaconNodeUrl) : null;
   const running = Promise.all([
     loop("properties", () => refreshTokenProperties(o.db, o.rpc, 50, onSupply)),
     loop("metadata", () => fetchDueMetadata(o.db, o.rpc, options)),
+    // Blob contents, where a beacon node is configured: fetched soon after their blocks, before the beacon node
+    // prunes them (about 18 days on Ethereum).
+    ...(beacon ? [loop("blobs", () => fetchDueBlobs(o.db, beacon))] : []),
   ]);
   const wake = () => {
     for (const w of sleepers) w.abort();

@@ -27,6 +27,9 @@ export type BlockRow = {
   burnt_fees: string | null;
   priority_fees: string | null;
   internal_transactions_indexed: boolean;
+  /** EIP-4844: stored with the block by the indexer (null for blocks written before it kept them). */
+  blob_transaction_count: number | null;
+  blob_gas_price: string | null;
 };
 
 /** A reward the node reported for a block (block_rewards; parity-style trace_block nodes only). */
@@ -37,7 +40,8 @@ const COLUMNS = `b.number, b.hash, b.parent_hash, b.timestamp, b.miner, b.gas_us
   b.nonce, b.difficulty::text as difficulty, b.total_difficulty::text as total_difficulty, b.extra_data,
   b.state_root, b.blob_gas_used::text as blob_gas_used, b.excess_blob_gas::text as excess_blob_gas, b.uncles,
   b.withdrawals_count, b.transaction_fees::text as transaction_fees, b.burnt_fees::text as burnt_fees,
-  b.priority_fees::text as priority_fees, b.internal_transactions_indexed`;
+  b.priority_fees::text as priority_fees, b.internal_transactions_indexed, b.blob_transaction_count,
+  b.blob_gas_price::text as blob_gas_price`;
 
 export async function blockByNumber(db: Queryable, n: number): Promise<BlockRow | null> {
   return (await db.query<BlockRow>(`select ${COLUMNS} from blocks b where b.number = $1`, [n]))[0] ?? null;

@@ -31,6 +31,12 @@ export const BlockSchema = Type.Object({
   transaction_fees: OrNull(Wei),
   uncles_hashes: Type.Array(Type.String()),
   withdrawals_count: Type.Optional(OrNull(Type.Integer())),
+  // blob fields (EIP-4844)
+  blob_gas_price: Type.Optional(Wei),
+  blob_gas_used: Type.Optional(Wei),
+  burnt_blob_fees: Type.Optional(Wei),
+  excess_blob_gas: Type.Optional(Wei),
+  blob_transaction_count: Type.Optional(Type.Integer({ minimum: 0 })),
 });
 
 /** BlocksResponse / AddressBlocksValidatedResponse. */

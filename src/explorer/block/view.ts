@@ -34,6 +34,11 @@ export type BlockObject = {
   is_pending_update: boolean;
   blob_gas_used?: string;
   excess_blob_gas?: string;
+  /** The frontend's name for the block's number of blob transactions; Blockscout sends `blob_transactions_count`. */
+  blob_transaction_count?: number;
+  blob_transactions_count?: number;
+  blob_gas_price?: string;
+  burnt_blob_fees?: string;
 };
 
 /** EIP-1559's elasticity multiplier (Blockscout's default EIP_1559_ELASTICITY_MULTIPLIER). */
@@ -100,6 +105,16 @@ export function blockView(
   };
   if (b.blob_gas_used !== null) obj.blob_gas_used = b.blob_gas_used;
   if (b.excess_blob_gas !== null) obj.excess_blob_gas = b.excess_blob_gas;
+  // Blob members from EIP-4844 on (a block with blob gas fields), as Blockscout's Ethereum chain type sends them:
+  // the count on every block, the price and burnt blob fees on a block's own page.
+  if (b.blob_gas_used !== null && b.blob_transaction_count !== null) {
+    obj.blob_transaction_count = b.blob_transaction_count;
+    obj.blob_transactions_count = b.blob_transaction_count;
+    if (single) {
+      if (b.blob_gas_price !== null) obj.blob_gas_price = b.blob_gas_price;
+      obj.burnt_blob_fees = (BigInt(b.blob_gas_used) * BigInt(b.blob_gas_price ?? 0)).toString();
+    }
+  }
   return obj;
 }
 

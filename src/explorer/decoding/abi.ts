@@ -5,7 +5,7 @@ import type { Queryable } from "../../db/db.js";
 /**
  * The ABI of the verified contract at `address` on `chainId` from Lookout's verified-contract store; for a proxy
  * whose implementation is verified, the implementation's functions are added (Blockscout decodes a proxy's calls
- * with its implementation's ABI). Null when neither is verified.
+ * with its implementation's ABI; an EOA's calls with its EIP-7702 delegate's). Null when neither is verified.
  */
 export async function verifiedAbiFor(
   db: Queryable,
@@ -24,12 +24,17 @@ export async function verifiedAbisFor(
   const out = new Map<Address, Abi>();
   const keys = [...new Set(addresses.map((a) => a.toLowerCase()))];
   if (!keys.length) return out;
-  const proxies = await db.query<{ address: Uint8Array; implementation: Uint8Array }>(
+  const proxies = await db.query<{ address: Uint8Array; implementation: Uint8Array | null }>(
     `select distinct on (address) address, implementation from address_proxies
      where address = any($1::bytea[]) order by address, block_number desc`,
     [keys.map(toBytea)],
   );
-  const implOf = new Map(proxies.map((p) => [fromBytea(p.address), fromBytea(p.implementation)]));
+  // A revoked EIP-7702 delegation's row names no implementation.
+  const implOf = new Map(
+    proxies.flatMap((p) =>
+      p.implementation ? [[fromBytea(p.address), fromBytea(p.implementation)] as const] : [],
+    ),
+  );
   const all = [...new Set([...keys, ...implOf.values()])];
   const rows = await db.query<{ address: Uint8Array; abi: Abi | null }>(
     `select v.address, c.abi from verified_contracts v join verified_compilations c on c.id = v.compilation_id

@@ -33,8 +33,10 @@ export type FactsEntry = readonly [address: Uint8Array | Address, facts: Address
  * parameter holding the address. Same sources and rules as loadAddressObjects.
  */
 export function addressFactsSubquery(param: string): string {
+  // A proxy row counts as a contract only while it names an implementation: an EIP-7702 revocation row (null)
+  // leaves an EOA again, as Blockscout clears its code.
   return `(select (exists (select 1 from contract_creations where address = ${param})
-      or exists (select 1 from address_proxies where address = ${param})
+      or o_proxy.implementation is not null
       or exists (select 1 from tokens where address = ${param})) as o_is_contract,
     (select name from tokens where address = ${param}) as o_token_name,
     o_proxy.proxy_type as o_proxy_type, o_proxy.implementation as o_implementation,
@@ -166,7 +168,6 @@ export async function loadAddressObjects(
   const [contracts, tokens, proxies] = await Promise.all([
     db.query<{ address: Uint8Array }>(
       `select address from contract_creations where address = any($1::bytea[])
-       union select address from address_proxies where address = any($1::bytea[])
        union select address from tokens where address = any($1::bytea[])`,
       param,
     ),
@@ -174,7 +175,7 @@ export async function loadAddressObjects(
       "select address, name from tokens where address = any($1::bytea[])",
       param,
     ),
-    db.query<{ address: Uint8Array; proxy_type: string; implementation: Uint8Array }>(
+    db.query<{ address: Uint8Array; proxy_type: string; implementation: Uint8Array | null }>(
       `select distinct on (address) address, proxy_type, implementation from address_proxies
        where address = any($1::bytea[]) order by address, block_number desc`,
       param,
@@ -183,7 +184,9 @@ export async function loadAddressObjects(
   for (const r of contracts) columns.get(fromBytea(r.address))!.o_is_contract = true;
   for (const r of tokens) columns.get(fromBytea(r.address))!.o_token_name = r.name;
   for (const p of proxies) {
+    if (!p.implementation) continue;
     const c = columns.get(fromBytea(p.address))!;
+    c.o_is_contract = true;
     c.o_proxy_type = p.proxy_type;
     c.o_implementation = p.implementation;
   }

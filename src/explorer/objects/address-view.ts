@@ -33,6 +33,15 @@ export type AddressObject = {
   public_tags: Array<{ address_hash: Address; display_name: string; label: string }>;
 };
 
+/**
+ * Blockscout counts an address whose code only points elsewhere (an EIP-7702 delegation) as verified when every
+ * implementation it points to is.
+ */
+function verifiedAsDelegate(f: AddressFacts): boolean {
+  const impls = f.proxy?.type === "eip7702" ? f.proxy.implementations : [];
+  return impls.length > 0 && impls.every((i) => i.name !== null);
+}
+
 /** The one rendering of an address used by every endpoint. Pure. */
 export function addressView(f: AddressFacts): AddressObject {
   const hash = checksummed(f.hash);
@@ -49,7 +58,7 @@ export function addressView(f: AddressFacts): AddressObject {
     proxy_type: f.proxy?.type ?? null,
     implementations,
     implementation_name: implementations.find((i) => i.name !== null)?.name ?? null,
-    is_verified: f.isVerified,
+    is_verified: f.isVerified || verifiedAsDelegate(f),
     ens_domain_name: f.ensDomainName,
     metadata: f.tags.length ? { tags: [...f.tags] } : null,
     private_tags: [],

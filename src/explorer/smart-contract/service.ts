@@ -1,5 +1,5 @@
 import type { Address, Hex } from "viem";
-import { fromBytea } from "../../db/bytes.js";
+import { fromBytea, toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import { getVerifiedContract } from "../../verifier/store/index.js";
 import type { ExplorerDeps } from "../deps.js";
@@ -21,6 +21,20 @@ import {
   smartContractView,
   unverifiedContractView,
 } from "./view.js";
+
+/**
+ * An EOA's code while it delegates (EIP-7702): 0xef0100 followed by the delegate, as the node holds it. Blockscout
+ * serves such an address as a contract whose code is that designation; no creation.
+ */
+async function delegationCode(db: Queryable, address: string) {
+  const [p] = await db.query<{ implementation: Uint8Array | null }>(
+    `select implementation from address_proxies where address = $1 and proxy_type = 'eip7702'
+     and block_number = (select max(block_number) from address_proxies where address = $1)`,
+    [toBytea(address)],
+  );
+  if (!p?.implementation) return null;
+  return { runtimeCode: `0xef0100${fromBytea(p.implementation).slice(2)}` as Hex, initCode: null };
+}
 
 /** The address facts of the smart-contract object; the implementation's verified name looked up. */
 async function contractFacts(
@@ -51,7 +65,7 @@ export async function smartContract(db: Queryable, address: string, verified?: V
       return { ...view, ...facts, ...abiMethodFlags(view.abi) };
     }
   }
-  const created = await latestCreationCode(db, address);
+  const created = (await latestCreationCode(db, address)) ?? (await delegationCode(db, address));
   if (!created) return null;
   const facts = await contractFacts(db, chainId ?? "0", address as Hex, verified, created.runtimeCode);
   return {

@@ -133,7 +133,8 @@ export function contractFactsView(
 ) {
   const impl = proxy?.implementation ? (fromBytea(proxy.implementation) as Address) : null;
   return {
-    proxy_type: proxy?.proxy_type ?? null,
+    // A revoked EIP-7702 delegation leaves no proxy.
+    proxy_type: impl ? (proxy?.proxy_type ?? null) : null,
     implementations: impl ? [{ address_hash: getAddress(impl), name: names.get(impl)?.name ?? null }] : [],
     conflicting_implementations: null,
     // Blockscout: "success", or "selfdestructed" when the code is gone.

@@ -109,10 +109,18 @@ function cursorCondition(c: TxCursor | null, params: unknown[]): string {
   return ` and (t.block_number, t.index) < ($${params.length - 1}, $${params.length})`;
 }
 
-/** All validated transactions, newest first: a backward scan of the (block_number, index) unique index. */
-export async function transactionsPage(db: Queryable, cursor: TxCursor | null, limit: number) {
+/**
+ * All validated transactions, newest first: a backward scan of the (block_number, index) unique index; blob
+ * transactions only (`type=blob_transaction`): of the partial index transactions_blob_idx.
+ */
+export async function transactionsPage(
+  db: Queryable,
+  cursor: TxCursor | null,
+  limit: number,
+  blobsOnly = false,
+) {
   const params: unknown[] = [limit];
-  const where = cursorCondition(cursor, params);
+  const where = `${blobsOnly ? " and t.type = 3" : ""}${cursorCondition(cursor, params)}`;
   return db.query<TransactionRow>(
     `select ${COLUMNS} from (select * from transactions t where true${where}
        order by t.block_number desc, t.index desc limit $1) t ${FROM}
@@ -128,10 +136,11 @@ export async function blockTransactionsPage(
   blockNumber: number,
   afterIndex: number | null,
   limit: number,
+  blobsOnly = false,
 ) {
   return db.query<TransactionRow>(
     `select ${COLUMNS} from (select * from transactions t where t.block_number = $1 and t.index > $2
-       order by t.index limit $3) t ${FROM} order by t.index`,
+       ${blobsOnly ? "and t.type = 3" : ""} order by t.index limit $3) t ${FROM} order by t.index`,
     [blockNumber, afterIndex ?? -1, limit],
     { prepare: true },
   );
@@ -205,4 +214,32 @@ export async function headBlockNumber(db: Queryable): Promise<number | null> {
 export async function averageBlockTimeMs(db: Queryable): Promise<number> {
   const rows = await db.query<{ ms: number }>(`select ${BLOCK_TIME_MS} as ms`);
   return rows[0]?.ms ?? 0;
+}
+
+/** One EIP-7702 authorization of a set-code transaction (numerics as decimal strings). */
+export type AuthorizationRow = {
+  index: number;
+  chain_id: string;
+  address: Uint8Array;
+  nonce: string;
+  v: string;
+  r: string;
+  s: string;
+  authority: Uint8Array | null;
+  status: string;
+};
+
+/** The authorization list of the transaction at (block, index), in list order: a primary-key prefix range. */
+export async function transactionAuthorizations(
+  db: Queryable,
+  blockNumber: number,
+  transactionIndex: number,
+): Promise<AuthorizationRow[]> {
+  return db.query<AuthorizationRow>(
+    `select index, chain_id::text as chain_id, address, nonce::text as nonce, v::text as v, r::text as r,
+       s::text as s, authority, status
+     from transaction_authorizations where block_number = $1 and transaction_index = $2 order by index`,
+    [blockNumber, transactionIndex],
+    { prepare: true },
+  );
 }

@@ -63,7 +63,7 @@ export const transactionRoutes: FastifyPluginAsyncTypebox<ResourceOptions> = asy
     const q = req.query;
     // Lookout indexes blocks, not the mempool: there are no pending transactions to list.
     if (q.filter === "pending") return { items: [], next_page_params: null };
-    return validatedTransactions(deps, txCursor(q), q.filter);
+    return validatedTransactions(deps, txCursor(q), q.filter, q.type);
   });
   app.get(
     "/transactions/:transaction_hash_param",
@@ -123,7 +123,7 @@ export const transactionRoutes: FastifyPluginAsyncTypebox<ResourceOptions> = asy
       const block =
         "number" in key ? await blockByNumber(deps.db, key.number) : await blockByHash(deps.db, key.hash);
       if (!block) return reply.code(404).send(NOT_FOUND);
-      return blockTransactions(deps, block.number, req.query.index ?? null);
+      return blockTransactions(deps, block.number, req.query.index ?? null, req.query.type);
     },
   );
   // Blockscout's home page shows the newest 6 transactions.

@@ -11,6 +11,26 @@ export const DecodedInputSchema = Type.Object({
   parameters: Type.Array(Type.Object({ name: Type.String(), type: Type.String(), value: Type.Unknown() })),
 });
 
+/**
+ * The frontend's TxAuthorization (transaction.ts, v2.0.3) and the members Blockscout's SignedAuthorization adds:
+ * `status` is the protocol's verdict on it.
+ */
+export const TxAuthorizationSchema = Type.Object({
+  address_hash: Type.String({ pattern: "^0x[0-9a-fA-F]{40}$" }),
+  authority: OrNull(Type.String({ pattern: "^0x[0-9a-fA-F]{40}$" })),
+  chain_id: Type.Integer({ minimum: 0 }),
+  nonce: Type.Integer({ minimum: 0 }),
+  v: Type.Integer({ minimum: 0 }),
+  r: Wei,
+  s: Wei,
+  status: Type.Union([
+    Type.Literal("ok"),
+    Type.Literal("invalid_chain_id"),
+    Type.Literal("invalid_nonce"),
+    Type.Literal("invalid_signature"),
+  ]),
+});
+
 /** The frontend's Transaction (transaction.ts, v2.0.3): every required member with its type. */
 export const TransactionSchema = Type.Object({
   to: OrNull(AddressParamSchema),
@@ -53,6 +73,14 @@ export const TransactionSchema = Type.Object({
   l1_fee_scalar: Type.Optional(Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?$" })),
   l1_gas_price: Type.Optional(Wei),
   l1_gas_used: Type.Optional(Wei),
+  // blob transaction fields (EIP-4844), present on type-3 transactions
+  blob_versioned_hashes: Type.Optional(Type.Array(Hash)),
+  blob_gas_used: Type.Optional(Wei),
+  blob_gas_price: Type.Optional(Wei),
+  burnt_blob_fee: Type.Optional(Wei),
+  max_fee_per_blob_gas: Type.Optional(Wei),
+  // EIP-7702: the frontend's TxAuthorization (Blockscout adds v, r, s and the status)
+  authorization_list: Type.Optional(Type.Array(TxAuthorizationSchema)),
 });
 
 const page = <C extends ReturnType<typeof Type.Object>>(cursor: C) =>

@@ -13,6 +13,7 @@ import {
   blockTransactionsPage,
   type TransactionRow,
   type TxCursor,
+  transactionAuthorizations,
   transactionByHash,
   transactionsPage,
 } from "./query.js";
@@ -86,11 +87,26 @@ export async function transactionDetails(
 ): Promise<TransactionObject | null> {
   const row = await transactionByHash(deps.db, hash);
   if (!row) return null;
-  const [ctx, tokenTransfers] = await Promise.all([
+  const [ctx, tokenTransfers, authorizations] = await Promise.all([
     transactionContext(deps, [row]),
     deps.tokenTransfers ? deps.tokenTransfers(hash, row.block_number) : Promise.resolve(undefined),
+    // Only a set-code transaction has a list to read.
+    row.type === 4 ? transactionAuthorizations(deps.db, row.block_number, row.index) : Promise.resolve([]),
   ]);
-  return transactionView(row, { ...ctx, single: true, ...(tokenTransfers ? { tokenTransfers } : {}) });
+  return transactionView(row, {
+    ...ctx,
+    single: true,
+    authorizations,
+    ...(tokenTransfers ? { tokenTransfers } : {}),
+  });
+}
+
+/**
+ * Whether a `type` filter asks for blob transactions only (the frontend's blob tabs send `type=blob_transaction`).
+ * Other types are not filtered on (yet): the list is then unfiltered, as before.
+ */
+function blobsOnly(type: string | undefined): boolean {
+  return type?.split(",").every((t) => t.trim() === "blob_transaction") === true;
 }
 
 const txCursor = (r: TransactionRow) => ({ block_number: r.block_number, index: r.index });
@@ -100,14 +116,24 @@ const txPage = (deps: ExplorerDeps, rows: readonly TransactionRow[], keep?: Reco
   page({ rows, cursor: txCursor, keep, render: (p) => renderTransactions(deps, p) });
 
 /** `/transactions?filter=validated` (the default). `filter` stays in next_page_params, as Blockscout keeps it. */
-export async function validatedTransactions(deps: ExplorerDeps, cursor: TxCursor | null, filter?: string) {
-  const rows = await transactionsPage(deps.db, cursor, PAGE_LIMIT);
+export async function validatedTransactions(
+  deps: ExplorerDeps,
+  cursor: TxCursor | null,
+  filter?: string,
+  type?: string,
+) {
+  const rows = await transactionsPage(deps.db, cursor, PAGE_LIMIT, blobsOnly(type));
   return txPage(deps, rows, filter ? { filter } : {});
 }
 
 /** `/blocks/{n}/transactions`. */
-export async function blockTransactions(deps: ExplorerDeps, blockNumber: number, afterIndex: number | null) {
-  const rows = await blockTransactionsPage(deps.db, blockNumber, afterIndex, PAGE_LIMIT);
+export async function blockTransactions(
+  deps: ExplorerDeps,
+  blockNumber: number,
+  afterIndex: number | null,
+  type?: string,
+) {
+  const rows = await blockTransactionsPage(deps.db, blockNumber, afterIndex, PAGE_LIMIT, blobsOnly(type));
   return txPage(deps, rows);
 }
 

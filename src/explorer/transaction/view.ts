@@ -2,8 +2,9 @@ import { type Address, decodeAbiParameters, type Hex } from "viem";
 import { fromBytea, fromByteaOrNull } from "../../db/bytes.js";
 import { type DecodedInput, methodName } from "../decoding/function-input.js";
 import type { AddressObject } from "../objects/address-view.js";
+import { checksummed } from "../objects/checksum.js";
 import { type OpMembers, opExtraFee, opMembers } from "./op-stack.js";
-import type { TransactionRow } from "./query.js";
+import type { AuthorizationRow, TransactionRow } from "./query.js";
 
 /** What a page of transactions shares: the head (confirmations), block time, address objects, decoded inputs. */
 export type TransactionContext = {
@@ -16,6 +17,23 @@ export type TransactionContext = {
   tokenTransfers?: { items: unknown[]; overflow: boolean };
   /** The details page of one transaction: chain-family members (OP stack's L1 fee) are shown there only. */
   single?: boolean;
+  /** The authorization list of a single set-code transaction (the details page; lists carry [], as Blockscout's). */
+  authorizations?: readonly AuthorizationRow[];
+};
+
+/**
+ * One EIP-7702 authorization: the frontend's TxAuthorization (address_hash, authority, chain_id, nonce) plus
+ * Blockscout's signature and verdict members (v, r, s, status).
+ */
+export type AuthorizationItem = {
+  address_hash: Address;
+  authority: Address | null;
+  chain_id: number | string;
+  nonce: number | string;
+  v: number | string;
+  r: string;
+  s: string;
+  status: string;
 };
 
 export type Fee = { type: "actual" | "maximum"; value: string | null };
@@ -58,7 +76,7 @@ export type TransactionObject = {
   transaction_tag: null;
   actions: [];
   has_error_in_internal_transactions: boolean | null;
-  authorization_list: [];
+  authorization_list: AuthorizationItem[];
   is_pending_update: boolean;
   fhe_operations_count: number;
   blob_versioned_hashes?: Hex[];
@@ -67,6 +85,22 @@ export type TransactionObject = {
   burnt_blob_fee?: string;
   max_fee_per_blob_gas?: string;
 } & OpMembers;
+
+/** A number where it is one exactly (the frontend's type); beyond 2^53 the decimal string, never a rounded value. */
+const exactNumber = (s: string): number | string => (Number.isSafeInteger(Number(s)) ? Number(s) : s);
+
+export function authorizationItem(a: AuthorizationRow): AuthorizationItem {
+  return {
+    address_hash: checksummed(fromBytea(a.address)),
+    authority: a.authority ? checksummed(fromBytea(a.authority)) : null,
+    chain_id: exactNumber(a.chain_id),
+    nonce: exactNumber(a.nonce),
+    v: exactNumber(a.v),
+    r: a.r,
+    s: a.s,
+    status: a.status,
+  };
+}
 
 const big = (s: string | null): bigint | null => (s === null ? null : BigInt(s));
 const str = (n: bigint | null): string | null => (n === null ? null : n.toString());
@@ -198,7 +232,7 @@ export function transactionView(r: TransactionRow, ctx: TransactionContext): Tra
     transaction_tag: null,
     actions: [],
     has_error_in_internal_transactions: r.traced ? r.internal_error : null,
-    authorization_list: [],
+    authorization_list: (ctx.authorizations ?? []).map(authorizationItem),
     is_pending_update: false,
     fhe_operations_count: 0,
   };

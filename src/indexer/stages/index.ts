@@ -1,8 +1,10 @@
 import type { EventBus } from "../../events/bus.js";
 import type { Logger } from "../../util/logger.js";
 import type { IndexerExtension } from "../pipeline/extension.js";
+import { authorizationsExtension } from "./authorizations/extension.js";
 import { automaticVerificationExtension } from "./auto-verify/extension.js";
 import { coinBalanceExtension } from "./balances/extension.js";
+import { blobsExtension } from "./blobs/extension.js";
 import { blockRewardsExtension } from "./block-rewards/extension.js";
 import { coreRowsExtension } from "./core/extension.js";
 import { countersExtension } from "./counters/extension.js";
@@ -35,6 +37,9 @@ export function indexerStages(deps: StageDeps): IndexerExtension[] {
     coinBalanceExtension(),
     createTokensExtension({ logger: deps.logger.child({ part: "tokens" }) }),
     createProxiesExtension(),
+    // After the proxies: a delegation is written over a proxy row of the same address and block.
+    authorizationsExtension(),
+    blobsExtension(),
     automaticVerificationExtension(),
     internalTransactionsExtension(),
     withdrawalsExtension(),

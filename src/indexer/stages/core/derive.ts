@@ -1,5 +1,6 @@
 import type { Address, Hash, Hex } from "viem";
 import type { CallFrame, FetchedBlock } from "../../../chain/types.js";
+import { unknownMembers } from "./members.js";
 
 /** Rows of the core tables for one batch, column-wise ready for `unnest` inserts. Pure: no I/O. */
 export type BlockRow = {
@@ -25,6 +26,9 @@ export type BlockRow = {
   transactionFees: string;
   burntFees: string | null;
   priorityFees: string | null;
+  /** EIP-4844: the block's type-3 transactions, and the blob gas price the first of them paid (null without). */
+  blobTransactionCount: number;
+  blobGasPrice: string | null;
   /** Whether the node gave call traces for this block (internal transactions stored). */
   tracesIndexed: boolean;
 };
@@ -55,6 +59,8 @@ export type TransactionRow = {
   blockHash: Hash;
   /** Return data of the top-level frame of a failed transaction (raw hex, decoded by the explorer), when traced. */
   revertReason: Hex | null;
+  /** Members of the transaction and its receipt that Lookout does not read, as the node sent them (JSON). */
+  unknownMembers: string | null;
 };
 
 export type LogRow = {
@@ -86,6 +92,7 @@ export type CoreRows = {
   creations: CreationRow[];
 };
 
+const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000" as Address;
 const dec = (h: Hex | null | undefined): string | null => (h == null ? null : BigInt(h).toString());
 const num = (h: Hex | null | undefined): number | null => (h == null ? null : Number(h));
 
@@ -110,26 +117,36 @@ export function deriveCoreRows(fetched: readonly FetchedBlock[]): CoreRows {
     const baseFee = block.baseFeePerGas == null ? null : BigInt(block.baseFeePerGas);
     let fees = 0n;
     let tips = 0n;
+    let blobTransactionCount = 0;
+    let blobGasPrice: string | null = null;
     block.transactions.forEach((tx, i) => {
       const r = receipts[i]!;
       const status = num(r.status);
+      const type = num(tx.type) ?? 0;
+      if (type === 3) {
+        blobTransactionCount++;
+        blobGasPrice ??= dec(r.blobGasPrice);
+      }
+      const extra = unknownMembers(tx, r);
       rows.transactions.push({
         hash: tx.hash,
         blockNumber: number,
         index: i,
-        from: tx.from,
+        // A type Lookout does not know may lack members every known type has: stored with neutral values (the
+        // members it did send are kept in unknownMembers), so the indexer goes on.
+        from: tx.from ?? ZERO_ADDRESS,
         to: tx.to ?? null,
-        value: dec(tx.value)!,
-        nonce: Number(tx.nonce),
-        gas: dec(tx.gas)!,
+        value: dec(tx.value) ?? "0",
+        nonce: num(tx.nonce) ?? 0,
+        gas: dec(tx.gas) ?? "0",
         gasPrice: dec(tx.gasPrice),
         maxFeePerGas: dec(tx.maxFeePerGas),
         maxPriorityFeePerGas: dec(tx.maxPriorityFeePerGas),
-        type: num(tx.type) ?? 0,
-        input: tx.input,
+        type,
+        input: tx.input ?? "0x",
         status,
-        gasUsed: dec(r.gasUsed)!,
-        cumulativeGasUsed: dec(r.cumulativeGasUsed)!,
+        gasUsed: dec(r.gasUsed) ?? "0",
+        cumulativeGasUsed: dec(r.cumulativeGasUsed) ?? "0",
         effectiveGasPrice: dec(r.effectiveGasPrice ?? tx.gasPrice),
         contractAddress: r.contractAddress ?? null,
         maxFeePerBlobGas: dec(tx.maxFeePerBlobGas),
@@ -138,12 +155,13 @@ export function deriveCoreRows(fetched: readonly FetchedBlock[]): CoreRows {
         blobVersionedHashes: tx.blobVersionedHashes ?? null,
         blockHash: block.hash,
         revertReason: status === 0 ? (calls?.[i]?.output ?? null) : null,
+        unknownMembers: extra ? JSON.stringify(extra) : null,
       });
-      const gasUsed = BigInt(r.gasUsed);
+      const gasUsed = BigInt(r.gasUsed ?? "0x0");
       const price = BigInt(r.effectiveGasPrice ?? tx.gasPrice ?? "0x0");
       fees += gasUsed * price;
       if (baseFee != null && price > baseFee) tips += gasUsed * (price - baseFee);
-      for (const log of r.logs) {
+      for (const log of r.logs ?? []) {
         const t = log.topics;
         rows.logs.push({
           blockNumber: number,
@@ -210,6 +228,8 @@ export function deriveCoreRows(fetched: readonly FetchedBlock[]): CoreRows {
       transactionFees: fees.toString(),
       burntFees: baseFee == null ? null : (BigInt(block.gasUsed) * baseFee).toString(),
       priorityFees: baseFee == null ? null : tips.toString(),
+      blobTransactionCount,
+      blobGasPrice,
       tracesIndexed: calls != null,
     });
   }

@@ -37,6 +37,8 @@ const insertBlocks = unnestInsert<BlockRow>("blocks", [
   { column: "burnt_fees", type: "numeric", get: (b) => b.burntFees },
   { column: "priority_fees", type: "numeric", get: (b) => b.priorityFees },
   { column: "internal_transactions_indexed", type: "bool", get: (b) => b.tracesIndexed },
+  { column: "blob_transaction_count", type: "int4", get: (b) => b.blobTransactionCount },
+  { column: "blob_gas_price", type: "numeric", get: (b) => b.blobGasPrice },
 ]);
 
 const insertTransactions = unnestInsert<TransactionRow>("transactions", [
@@ -69,6 +71,7 @@ const insertTransactions = unnestInsert<TransactionRow>("transactions", [
   },
   { column: "block_hash", type: "bytea", get: (r) => toBytea(r.blockHash) },
   { column: "revert_reason", type: "text", get: (r) => r.revertReason },
+  { column: "unknown_members", type: "text", get: (r) => r.unknownMembers, sql: (v) => `${v}::jsonb` },
 ]);
 
 const insertLogs = unnestInsert<LogRow>("logs", [

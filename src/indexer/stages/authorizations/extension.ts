@@ -1,0 +1,128 @@
+import type { Address, Hash, Hex } from "viem";
+import type { Rpc } from "../../../chain/rpc.js";
+import type { CallFrame, FetchedBlock } from "../../../chain/types.js";
+import { toBytea, toByteaOrNull } from "../../../db/bytes.js";
+import type { Queryable } from "../../../db/db.js";
+import type { IndexerExtension } from "../../pipeline/extension.js";
+import { unnestInsert } from "../core/unnest-insert.js";
+import {
+  authoritiesNeedingNonce,
+  type JudgedAuthorization,
+  type JudgedTransaction,
+  judgeAuthorizations,
+} from "./judge.js";
+import { parseAuthorization, recoverAuthority } from "./recover.js";
+
+const lower = (a: string) => a.toLowerCase() as Address;
+
+/** CREATE/CREATE2 frames below the root per creator, skipping reverted subtrees (their nonce bumps are undone). */
+function creationsBelow(root: CallFrame | undefined): Map<Address, number> {
+  const out = new Map<Address, number>();
+  const walk = (f: CallFrame) => {
+    for (const c of f.calls ?? []) {
+      // The creator's nonce moves before the init code runs: a creation that failed itself still counts, but
+      // nothing below a frame that reverted does.
+      if (c.type === "CREATE" || c.type === "CREATE2")
+        out.set(lower(c.from), (out.get(lower(c.from)) ?? 0) + 1);
+      if (!c.error) walk(c);
+    }
+  };
+  if (root && !root.error) walk(root);
+  return out;
+}
+
+type Row = JudgedAuthorization & { blockNumber: number };
+
+const insertAuthorizations = unnestInsert<Row>("transaction_authorizations", [
+  { column: "block_number", type: "int8", get: (r) => r.blockNumber },
+  { column: "transaction_index", type: "int4", get: (r) => r.transactionIndex },
+  { column: "index", type: "int4", get: (r) => r.index },
+  { column: "transaction_hash", type: "bytea", get: (r) => toBytea(r.transactionHash) },
+  { column: "chain_id", type: "numeric", get: (r) => r.tuple.chainId.toString() },
+  { column: "address", type: "bytea", get: (r) => toBytea(r.tuple.address) },
+  { column: "nonce", type: "numeric", get: (r) => r.tuple.nonce.toString() },
+  { column: "v", type: "numeric", get: (r) => r.tuple.v.toString() },
+  { column: "r", type: "numeric", get: (r) => r.tuple.r.toString() },
+  { column: "s", type: "numeric", get: (r) => r.tuple.s.toString() },
+  { column: "authority", type: "bytea", get: (r) => toByteaOrNull(r.authority) },
+  { column: "status", type: "text", get: (r) => r.status },
+]);
+
+/** The nonces of `addresses` at the end of block `blockHash` (EIP-1898: exactly that version of the block). */
+async function noncesAt(
+  rpc: Rpc,
+  blockHash: Hash,
+  addresses: readonly Address[],
+): Promise<Map<Address, bigint>> {
+  const values = await Promise.all(
+    addresses.map((a) => rpc.request<Hex>("eth_getTransactionCount", [a, { blockHash }]).then(BigInt)),
+  );
+  return new Map(addresses.map((a, i) => [a, values[i]!]));
+}
+
+/**
+ * EIP-7702 set-code transactions: every authorization with its recovered authority and the protocol's verdict
+ * (`transaction_authorizations`), and each block's delegation changes as proxy rows (`address_proxies`, type
+ * `eip7702`, the delegate as implementation, null for a revocation). A block without type-4 transactions costs
+ * nothing; one with them costs an `eth_getTransactionCount` at its parent for each authority whose nonce the block
+ * does not show (a self-sponsored authorization needs none).
+ */
+export function authorizationsExtension(): IndexerExtension {
+  return {
+    name: "authorizations",
+    async write(tx: Queryable, batch: readonly FetchedBlock[], ctx: { rpc: Rpc }) {
+      const rows: Row[] = [];
+      const delegations: Array<{ address: Address; block: number; delegate: Address | null }> = [];
+      for (const fetched of batch) {
+        const { block } = fetched;
+        if (!block.transactions.some((t) => t.authorizationList?.length)) continue;
+        // Read each time (only blocks with authorizations pay): a wiped local index may start another chain.
+        const [state] = await tx.query<{ chain_id: string }>(
+          "select chain_id::text as chain_id from indexer_state where id = 1",
+        );
+        const chainId = BigInt(state!.chain_id);
+        const txs: JudgedTransaction[] = await Promise.all(
+          block.transactions.map(async (t, i) => {
+            const tuples = (t.authorizationList ?? []).map(parseAuthorization);
+            const authorities = await Promise.all(tuples.map(recoverAuthority));
+            return {
+              hash: t.hash,
+              index: i,
+              from: lower(t.from),
+              nonce: BigInt(t.nonce ?? "0x0"),
+              authorizations: tuples.map((tuple, k) => ({ tuple, authority: authorities[k]! })),
+              creations: creationsBelow(fetched.calls?.[i]),
+            };
+          }),
+        );
+        const need = authoritiesNeedingNonce(txs);
+        const start = need.length ? await noncesAt(ctx.rpc, block.parentHash, need) : new Map();
+        const number = Number(block.number);
+        const judged = judgeAuthorizations(chainId, txs, start);
+        for (const v of judged.verdicts) rows.push({ ...v, blockNumber: number });
+        for (const [address, delegate] of judged.delegations)
+          delegations.push({ address, block: number, delegate });
+      }
+      await insertAuthorizations(tx, rows);
+      if (delegations.length)
+        // Written after the proxies stage: a delegated EOA is no contract proxy, its delegation is what holds.
+        await tx.query(
+          `insert into address_proxies (address, block_number, proxy_type, implementation)
+           select a, b, 'eip7702', i from unnest($1::bytea[], $2::int8[], $3::bytea[]) as x(a, b, i)
+           on conflict (address, block_number) do update
+             set proxy_type = excluded.proxy_type, implementation = excluded.implementation`,
+          [
+            delegations.map((d) => toBytea(d.address)),
+            delegations.map((d) => d.block),
+            delegations.map((d) => toByteaOrNull(d.delegate)),
+          ],
+        );
+    },
+    async revert(tx, ancestor) {
+      await tx.query("delete from transaction_authorizations where block_number > $1", [ancestor]);
+      await tx.query("delete from address_proxies where block_number > $1 and proxy_type = 'eip7702'", [
+        ancestor,
+      ]);
+    },
+  };
+}
