@@ -4,6 +4,7 @@ import { LookoutError } from "../errors/base.js";
 import { plainDialect, transientFailureReply } from "../http/dialects.js";
 import { addressRoutes } from "./address/routes.js";
 import { addressCounterRoutes } from "./address-counters/routes.js";
+import { advancedFilterRoutes } from "./advanced-filter/routes.js";
 import { blockRoutes } from "./block/routes.js";
 import { chartRoutes } from "./chart/routes.js";
 import { coinBalanceRoutes } from "./coin-balance/routes.js";
@@ -31,6 +32,7 @@ import { withdrawalRoutes } from "./withdrawal/routes.js";
 const RESOURCES: FastifyPluginAsyncTypebox<ResourceOptions>[] = [
   addressRoutes,
   addressCounterRoutes,
+  advancedFilterRoutes,
   blockRoutes,
   chartRoutes,
   coinBalanceRoutes,
