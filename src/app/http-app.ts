@@ -12,6 +12,7 @@ import type { Config } from "../config/config.js";
 import type { Db } from "../db/db.js";
 import { apiV2Plugin } from "../explorer/api.js";
 import { coinBalanceHistoryDays } from "../explorer/coin-balance/service.js";
+import { csvExportV1Routes } from "../explorer/csv-export/routes.js";
 import type { ExplorerDeps } from "../explorer/deps.js";
 import { loadPublicTags } from "../explorer/objects/tags.js";
 import { decodeColonInPath } from "../http/colon-url.js";
@@ -139,10 +140,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     sources: deps.health ?? {},
     maxLagBlocks: deps.config.healthMaxLagBlocks ?? 20,
   });
-  await app.register(apiV2Plugin, {
-    prefix: "/api/v2",
-    deps: explorerDeps(deps),
-  });
+  const explorer = explorerDeps(deps);
+  await app.register(apiV2Plugin, { prefix: "/api/v2", deps: explorer });
+  // The CSV exports' older paths, which the frontend v2.0.3 still calls.
+  await app.register(csvExportV1Routes, { prefix: "/api/v1", deps: explorer });
   const rpcDeps: RpcApiDeps | undefined = deps.verifier && { db: deps.db, chains: deps.verifier.chains };
   const otherApiModules = rpcDeps && rpcApiModules(rpcDeps);
   for (const d of DIALECTS)

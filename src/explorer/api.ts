@@ -8,6 +8,7 @@ import { advancedFilterRoutes } from "./advanced-filter/routes.js";
 import { blockRoutes } from "./block/routes.js";
 import { chartRoutes } from "./chart/routes.js";
 import { coinBalanceRoutes } from "./coin-balance/routes.js";
+import { csvExportRoutes } from "./csv-export/routes.js";
 import type { ExplorerDeps, ResourceOptions } from "./deps.js";
 import { invalidValue, type V2ErrorBody } from "./errors.js";
 import { internalTransactionRoutes } from "./internal-transaction/routes.js";
@@ -36,6 +37,7 @@ const RESOURCES: FastifyPluginAsyncTypebox<ResourceOptions>[] = [
   blockRoutes,
   chartRoutes,
   coinBalanceRoutes,
+  csvExportRoutes,
   internalTransactionRoutes,
   logRoutes,
   nftRoutes,
