@@ -23,6 +23,7 @@ import { type LiveSocketOptions, liveSocketPlugin } from "../live/socket.js";
 import type { Metrics } from "../metrics/registry.js";
 import { ethRpcPlugin } from "../rpc-api/eth-rpc/plugin.js";
 import { rpcApiRoute, sendAnswer } from "../rpc-api/index.js";
+import { legacyRoutesPlugin } from "../rpc-api/legacy.js";
 import type { RpcApiDeps } from "../rpc-api/reply.js";
 import { metadataFetcherConfigFromEnv } from "../token-workers/metadata/index.js";
 import type { Logger } from "../util/logger.js";
@@ -154,7 +155,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       dialect: d,
       ...(otherApiModules ? { otherApiModules } : {}),
     });
-  if (rpcDeps) await app.register(ethRpcPlugin, { deps: rpcDeps });
+  if (rpcDeps) {
+    await app.register(ethRpcPlugin, { deps: rpcDeps });
+    await app.register(legacyRoutesPlugin, { deps: rpcDeps });
+  }
 
   if (deps.live) await app.register(liveSocketPlugin, deps.live);
 
