@@ -100,8 +100,9 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const SELECTOR = /^0x[0-9a-f]{8}$/;
 // DateTime.from_iso8601: a date, a time and an offset (a date alone is not a DateTime).
 const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:?\d{2})$/;
-// Decimal.parse with nothing left over (infinities and NaN are left out: no amount compares with them).
-const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+// Decimal.parse with nothing left over (infinities and NaN are left out: no amount compares with them). The
+// exponent and the length are bounded so that PostgreSQL's numeric takes every value that passes.
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?$/;
 
 const splitList = (raw: string | undefined) => (raw === undefined ? null : raw.split(","));
 
@@ -142,7 +143,8 @@ function date(raw: string | undefined): Date | null {
 }
 
 /** A decimal as PostgreSQL's numeric input reads it (exponents included). */
-const decimal = (raw: string | undefined) => (raw !== undefined && DECIMAL.test(raw) ? raw : null);
+const decimal = (raw: string | undefined) =>
+  raw !== undefined && raw.length <= 100 && DECIMAL.test(raw) ? raw : null;
 
 function methods(raw: string | undefined, names: string | undefined): Hex[] | null {
   const ids =
