@@ -12,6 +12,7 @@ import type { Config } from "../config/config.js";
 import type { Db } from "../db/db.js";
 import { apiV2Plugin } from "../explorer/api.js";
 import { coinBalanceHistoryDays } from "../explorer/coin-balance/service.js";
+import { csvExportV1Routes } from "../explorer/csv-export/routes.js";
 import type { ExplorerDeps } from "../explorer/deps.js";
 import { loadPublicTags } from "../explorer/objects/tags.js";
 import { decodeColonInPath } from "../http/colon-url.js";
@@ -22,6 +23,7 @@ import { type LiveSocketOptions, liveSocketPlugin } from "../live/socket.js";
 import type { Metrics } from "../metrics/registry.js";
 import { ethRpcPlugin } from "../rpc-api/eth-rpc/plugin.js";
 import { rpcApiRoute, sendAnswer } from "../rpc-api/index.js";
+import { legacyRoutesPlugin } from "../rpc-api/legacy.js";
 import type { RpcApiDeps } from "../rpc-api/reply.js";
 import { metadataFetcherConfigFromEnv } from "../token-workers/metadata/index.js";
 import type { Logger } from "../util/logger.js";
@@ -139,10 +141,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     sources: deps.health ?? {},
     maxLagBlocks: deps.config.healthMaxLagBlocks ?? 20,
   });
-  await app.register(apiV2Plugin, {
-    prefix: "/api/v2",
-    deps: explorerDeps(deps),
-  });
+  const explorer = explorerDeps(deps);
+  await app.register(apiV2Plugin, { prefix: "/api/v2", deps: explorer });
+  // The CSV exports' older paths, which the frontend v2.0.3 still calls.
+  await app.register(csvExportV1Routes, { prefix: "/api/v1", deps: explorer });
   const rpcDeps: RpcApiDeps | undefined = deps.verifier && { db: deps.db, chains: deps.verifier.chains };
   const otherApiModules = rpcDeps && rpcApiModules(rpcDeps);
   for (const d of DIALECTS)
@@ -153,7 +155,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       dialect: d,
       ...(otherApiModules ? { otherApiModules } : {}),
     });
-  if (rpcDeps) await app.register(ethRpcPlugin, { deps: rpcDeps });
+  if (rpcDeps) {
+    await app.register(ethRpcPlugin, { deps: rpcDeps });
+    await app.register(legacyRoutesPlugin, { deps: rpcDeps });
+  }
 
   if (deps.live) await app.register(liveSocketPlugin, deps.live);
 

@@ -4,10 +4,12 @@ import { LookoutError } from "../errors/base.js";
 import { plainDialect, transientFailureReply } from "../http/dialects.js";
 import { addressRoutes } from "./address/routes.js";
 import { addressCounterRoutes } from "./address-counters/routes.js";
+import { advancedFilterRoutes } from "./advanced-filter/routes.js";
 import { blobRoutes } from "./blob/routes.js";
 import { blockRoutes } from "./block/routes.js";
 import { chartRoutes } from "./chart/routes.js";
 import { coinBalanceRoutes } from "./coin-balance/routes.js";
+import { csvExportRoutes } from "./csv-export/routes.js";
 import type { ExplorerDeps, ResourceOptions } from "./deps.js";
 import { invalidValue, type V2ErrorBody } from "./errors.js";
 import { internalTransactionRoutes } from "./internal-transaction/routes.js";
@@ -32,10 +34,12 @@ import { withdrawalRoutes } from "./withdrawal/routes.js";
 const RESOURCES: FastifyPluginAsyncTypebox<ResourceOptions>[] = [
   addressRoutes,
   addressCounterRoutes,
+  advancedFilterRoutes,
   blobRoutes,
   blockRoutes,
   chartRoutes,
   coinBalanceRoutes,
+  csvExportRoutes,
   internalTransactionRoutes,
   logRoutes,
   nftRoutes,

@@ -15,7 +15,7 @@ export function boundedUnion(branches: string[], order: string, o: ListOptions):
 /** `asc`/`desc` as SQL, from the validated option only (never from request text). */
 export const dir = (o: Pick<ListOptions, "sort">) => (o.sort === "asc" ? "asc" : "desc");
 
-/** Block range and time conditions on `alias`.block_number and the joined block `b`, with their parameters. */
+/** Block range and time conditions on `alias`.block_number and the joined block `b` (every caller joins it). */
 export function rangeConditions(
   alias: string,
   o: ListOptions,
@@ -27,8 +27,10 @@ export function rangeConditions(
     params.push(v);
     out.push(sql(params.length));
   };
-  if (o.startBlock !== null) add((n) => `${alias}.block_number >= $${n}`, o.startBlock);
-  if (o.endBlock !== null) add((n) => `${alias}.block_number <= $${n}`, o.endBlock);
+  // The bound is repeated on the joined block: the planner does not carry an inequality across the join's equality,
+  // and a merge join with blocks would otherwise walk blocks down from the head to the range.
+  if (o.startBlock !== null) add((n) => `${alias}.block_number >= $${n} and b.number >= $${n}`, o.startBlock);
+  if (o.endBlock !== null) add((n) => `${alias}.block_number <= $${n} and b.number <= $${n}`, o.endBlock);
   if (o.startTime !== null) add((n) => `${timeColumn} >= $${n}`, o.startTime);
   if (o.endTime !== null) add((n) => `${timeColumn} <= $${n}`, o.endTime);
   return out;

@@ -13,7 +13,8 @@ import {
 } from "./actions.js";
 import { type Envelope, notOk } from "./view.js";
 
-const ACTIONS: Record<string, (api: EtherscanApi, p: Params) => Promise<Envelope>> = {
+/** The verification module's `contract` actions this dialect serves (the route table reads them too). */
+export const ETHERSCAN_ACTIONS: Record<string, (api: EtherscanApi, p: Params) => Promise<Envelope>> = {
   verifysourcecode: verifySourceCode,
   checkverifystatus: checkVerifyStatus,
   getabi: getAbi,
@@ -26,7 +27,7 @@ export async function dispatch(api: EtherscanApi, p: Params): Promise<Envelope> 
   if (p.get("module")?.toLowerCase() !== "contract") return notOk("Error! Missing Or invalid Module name");
   // Own members only: `__proto__` or `constructor` must not find Object.prototype's.
   const name = p.get("action")?.toLowerCase() ?? "";
-  const action = Object.hasOwn(ACTIONS, name) ? ACTIONS[name] : undefined;
+  const action = Object.hasOwn(ETHERSCAN_ACTIONS, name) ? ETHERSCAN_ACTIONS[name] : undefined;
   if (!action) return notOk("Error! Missing Or invalid Action name");
   return action(api, p);
 }
@@ -65,7 +66,7 @@ export const etherscanPlugin: VerifierDialect["plugin"] = async (app, { api, dia
     handler: async (req, reply) => {
       const p = new Params(req.query, req.body);
       // The other modules (account, logs, …) and Blockscout's 400 for a missing or unknown module or action.
-      const other = otherApiModules?.(p, (m, a) => m === "contract" && Object.hasOwn(ACTIONS, a));
+      const other = otherApiModules?.(p, (m, a) => m === "contract" && Object.hasOwn(ETHERSCAN_ACTIONS, a));
       if (other) return other(reply, req.log);
       return dispatch(etherscanApi, p);
     },

@@ -1,0 +1,316 @@
+/**
+ * Blockscout's public API for a plain EVM chain (default configuration), read from its routers
+ * (apps/block_scout_web/lib/block_scout_web/routers/api_router.ex and the v2 routers it forwards to, the RPC
+ * controllers and Explorer.EthRPC), with the reason for each one Lookout leaves out. `npm run docs:routes` checks
+ * every entry against the routes the app registers (and the RPC tables), so "served" always means registered.
+ */
+
+export type Reason =
+  | "chain-specific"
+  | "user accounts"
+  | "third-party proxy"
+  | "operator key"
+  | "optional feature"
+  | "no price source"
+  | "not served yet";
+
+export type UpstreamRoute = {
+  method: "GET" | "POST" | "PATCH" | "DELETE";
+  path: string;
+  /** Why Lookout does not serve it (checked: an entry with a reason that is served anyway shows as served). */
+  reason?: Reason;
+  note?: string;
+  /** The Lookout route that serves it when the path differs (a parameter where Blockscout has names). */
+  as?: string;
+};
+
+const V2 = "/api/v2";
+const get = (path: string, o: Omit<UpstreamRoute, "method" | "path"> = {}): UpstreamRoute => ({
+  method: "GET",
+  path,
+  ...o,
+});
+const post = (path: string, o: Omit<UpstreamRoute, "method" | "path"> = {}): UpstreamRoute => ({
+  method: "POST",
+  path,
+  ...o,
+});
+
+const VERIFY_VIA = `${V2}/smart-contracts/:address_hash_param/verification/via/:method`;
+const verifyVia = (m: string) =>
+  post(`${V2}/smart-contracts/:address_hash/verification/via/${m}`, { as: VERIFY_VIA });
+
+export const UPSTREAM_ROUTES: readonly UpstreamRoute[] = [
+  get(`${V2}/openapi`, {
+    reason: "not served yet",
+    note: "Lookout's OpenAPI document is /api/docs/openapi.json",
+  }),
+  get(`${V2}/search`),
+  get(`${V2}/search/check-redirect`),
+  get(`${V2}/search/quick`),
+  get(`${V2}/config/backend`, { reason: "not served yet" }),
+  get(`${V2}/config/backend-version`),
+  get(`${V2}/config/csv-export`),
+  get(`${V2}/config/indexer`, { reason: "not served yet" }),
+  get(`${V2}/config/public-metrics`, { reason: "not served yet" }),
+  get(`${V2}/config/smart-contracts/languages`, { reason: "not served yet" }),
+  get(`${V2}/config/db-background-migrations`, {
+    reason: "not served yet",
+    note: "Blockscout's own background migrations; Lookout migrates at start",
+  }),
+  get(`${V2}/csv-exports/:uuid_param`, {
+    reason: "optional feature",
+    note: "asynchronous CSV exports (off by default in Blockscout); Lookout answers every export at once",
+  }),
+  get(`${V2}/transactions`),
+  get(`${V2}/transactions/watchlist`, { reason: "user accounts" }),
+  get(`${V2}/transactions/stats`),
+  get(`${V2}/transactions/:transaction_hash_param`),
+  get(`${V2}/transactions/:transaction_hash_param/token-transfers`),
+  get(`${V2}/transactions/:transaction_hash_param/internal-transactions`),
+  get(`${V2}/transactions/:transaction_hash_param/logs`),
+  get(`${V2}/transactions/:transaction_hash_param/fhe-operations`, {
+    reason: "chain-specific",
+    note: "fhEVM operations; a plain chain has none",
+  }),
+  get(`${V2}/transactions/:transaction_hash_param/raw-trace`),
+  get(`${V2}/transactions/:transaction_hash_param/state-changes`),
+  get(`${V2}/transactions/:transaction_hash_param/summary`, {
+    note: "always 403: no transaction interpretation service",
+  }),
+  get(`${V2}/transactions/:transaction_hash_param/preview`, { reason: "not served yet" }),
+  get(`${V2}/token-transfers`),
+  get(`${V2}/internal-transactions`),
+  get(`${V2}/blocks`),
+  get(`${V2}/blocks/:block_hash_or_number_param`),
+  get(`${V2}/blocks/:block_hash_or_number_param/transactions`),
+  get(`${V2}/blocks/:block_hash_or_number_param/internal-transactions`),
+  get(`${V2}/blocks/:block_hash_or_number_param/withdrawals`),
+  get(`${V2}/blocks/:block_number_param/countdown`, {
+    reason: "not served yet",
+    note: "the frontend asks /api?module=block&action=getblockcountdown, which is served",
+  }),
+  get(`${V2}/addresses`),
+  get(`${V2}/addresses/:address_hash_param`),
+  get(`${V2}/addresses/:address_hash_param/tabs-counters`),
+  get(`${V2}/addresses/:address_hash_param/counters`),
+  get(`${V2}/addresses/:address_hash_param/token-balances`),
+  get(`${V2}/addresses/:address_hash_param/tokens`),
+  get(`${V2}/addresses/:address_hash_param/transactions`),
+  get(`${V2}/addresses/:address_hash_param/transactions/csv`),
+  get(`${V2}/addresses/:address_hash_param/token-transfers`),
+  get(`${V2}/addresses/:address_hash_param/token-transfers/csv`),
+  get(`${V2}/addresses/:address_hash_param/internal-transactions`),
+  get(`${V2}/addresses/:address_hash_param/internal-transactions/csv`),
+  get(`${V2}/addresses/:address_hash_param/logs`),
+  get(`${V2}/addresses/:address_hash_param/logs/csv`),
+  get(`${V2}/addresses/:address_hash_param/blocks-validated`),
+  get(`${V2}/addresses/:address_hash_param/coin-balance-history`),
+  get(`${V2}/addresses/:address_hash_param/coin-balance-history-by-day`),
+  get(`${V2}/addresses/:address_hash_param/withdrawals`),
+  get(`${V2}/addresses/:address_hash_param/nft`),
+  get(`${V2}/addresses/:address_hash_param/nft/collections`),
+  get(`${V2}/main-page/blocks`),
+  get(`${V2}/main-page/transactions`),
+  get(`${V2}/main-page/transactions/watchlist`, { reason: "user accounts" }),
+  get(`${V2}/main-page/indexing-status`),
+  get(`${V2}/stats`),
+  get(`${V2}/stats/hot-smart-contracts`, { reason: "not served yet" }),
+  get(`${V2}/stats/charts/transactions`),
+  get(`${V2}/stats/charts/market`),
+  get(`${V2}/stats/charts/secondary-coin-market`, { reason: "no price source" }),
+  get(`${V2}/withdrawals`),
+  get(`${V2}/withdrawals/counters`),
+  get(`${V2}/proxy/3rdparty/:platform_id`, { reason: "third-party proxy" }),
+  get(`${V2}/proxy/3rdparty/noves-fi/*`, { reason: "third-party proxy", note: "3 routes (Noves)" }),
+  get(`${V2}/proxy/3rdparty/xname/addresses/:address_hash_param`, { reason: "third-party proxy" }),
+  get(`${V2}/proxy/3rdparty/solidityscan/smart-contracts/:address_hash/report`, {
+    reason: "third-party proxy",
+  }),
+  get(`${V2}/proxy/account-abstraction/*`, {
+    reason: "third-party proxy",
+    note: "13 routes (the user-operations indexer)",
+  }),
+  get(`${V2}/proxy/metadata/addresses`, { reason: "third-party proxy" }),
+  get(`${V2}/mud/*`, { reason: "optional feature", note: "9 routes; MUD indexing is off by default" }),
+  get(`${V2}/advanced-filters`),
+  get(`${V2}/advanced-filters/csv`),
+  get(`${V2}/advanced-filters/methods`),
+  get(`${V2}/smart-contracts`),
+  get(`${V2}/smart-contracts/counters`),
+  get(`${V2}/smart-contracts/:address_hash_param`),
+  get(`${V2}/smart-contracts/:address_hash_param/audit-reports`, {
+    reason: "not served yet",
+    note: "audit reports that users submit",
+  }),
+  post(`${V2}/smart-contracts/:address_hash_param/audit-reports`, {
+    reason: "not served yet",
+    note: "behind reCAPTCHA in Blockscout",
+  }),
+  get(`${V2}/smart-contracts/verification/config`),
+  verifyVia("standard-input"),
+  verifyVia("flattened-code"),
+  verifyVia("sourcify"),
+  verifyVia("multi-part"),
+  verifyVia("vyper-code"),
+  verifyVia("vyper-multi-part"),
+  verifyVia("vyper-standard-input"),
+  get(`${V2}/tokens`),
+  get(`${V2}/tokens/bridged`, {
+    reason: "chain-specific",
+    note: "bridged tokens (an OmniBridge-style config)",
+  }),
+  get(`${V2}/tokens/:address_hash_param`),
+  get(`${V2}/tokens/:address_hash_param/counters`),
+  get(`${V2}/tokens/:address_hash_param/transfers`),
+  get(`${V2}/tokens/:address_hash_param/holders`),
+  get(`${V2}/tokens/:address_hash_param/holders/csv`),
+  get(`${V2}/tokens/:address_hash_param/instances`),
+  get(`${V2}/tokens/:address_hash_param/instances/:token_id_param`),
+  get(`${V2}/tokens/:address_hash_param/instances/:token_id_param/transfers`),
+  get(`${V2}/tokens/:address_hash_param/instances/:token_id_param/holders`),
+  get(`${V2}/tokens/:address_hash_param/instances/:token_id_param/transfers-count`),
+  { method: "PATCH", path: `${V2}/tokens/:address_hash_param/instances/:token_id_param/refetch-metadata` },
+  {
+    method: "PATCH",
+    path: `${V2}/tokens/:address_hash_param/instances/refetch-metadata`,
+    reason: "operator key",
+    note: "Blockscout's sensitive-endpoints API key",
+  },
+  get(`${V2}/utils/decode-calldata`),
+  post(`${V2}/utils/decode-calldata`),
+  get(`${V2}/scam-badge-addresses`, { reason: "operator key", note: "scam badges an operator assigns" }),
+  post(`${V2}/scam-badge-addresses`, { reason: "operator key" }),
+  { method: "DELETE", path: `${V2}/scam-badge-addresses`, reason: "operator key" },
+  post(`${V2}/key`, { reason: "user accounts", note: "API keys behind reCAPTCHA" }),
+  post(`${V2}/import/token-info`, { reason: "operator key" }),
+  { method: "DELETE", path: `${V2}/import/token-info`, reason: "operator key" },
+  get(`${V2}/import/smart-contracts/:address_hash_param`, { reason: "operator key" }),
+  post(`${V2}/import/smart-contracts/:address_hash_param/audit-reports`, { reason: "operator key" }),
+  get("/api/account/*", { reason: "user accounts", note: "the account router (watchlists, tags, API keys)" }),
+  get(`${V2}/optimism|arbitrum|zksync|scroll|shibarium|celo|beacon|blobs|validators/*`, {
+    reason: "chain-specific",
+    note: "compiled in only for those chain types",
+  }),
+  get("/api/legacy/logs/get-logs"),
+  get("/api/legacy/block/get-block-number-by-time"),
+  get("/api/legacy/block/eth-block-number"),
+  get("/api/v1/graphql", { reason: "not served yet", note: "Blockscout's GraphQL API" }),
+  post("/api/v1/graphql", { reason: "not served yet" }),
+  get("/api/v1/search", { reason: "not served yet", note: "the same as /api/v2/search" }),
+  get("/api/v1/gas-price-oracle", { reason: "not served yet" }),
+  get("/api/v1/supply", { reason: "not served yet", note: "see module=stats&action=coinsupply" }),
+  post("/api/v1/eth-rpc", { reason: "not served yet", note: "the same as /api/eth-rpc" }),
+  post("/api/v1/verified_smart_contracts", { reason: "not served yet" }),
+  get("/api/v1?module=…", {
+    reason: "not served yet",
+    note: "the RPC modules under /api/v1 (/api/v1 is the proxy verifier's prefix here); /api serves them",
+  }),
+  get("/api/v1/transactions-csv", { note: "removed from Blockscout in 2025; the frontend v2.0.3 calls it" }),
+  get("/api/v1/token-transfers-csv", { note: "as above" }),
+  get("/api/v1/internal-transactions-csv", { note: "as above" }),
+  get("/api/v1/logs-csv", { note: "as above" }),
+  get("/api/health"),
+  get("/api/health/liveness"),
+  get("/api/health/readiness"),
+  get("/api/health/multichain-search-export", {
+    reason: "optional feature",
+    note: "multichain search export",
+  }),
+  post("/api/eth-rpc"),
+  get("/api"),
+  post("/api"),
+];
+
+/**
+ * The actions of Blockscout's RPC modules (`/api?module=…&action=…`), by module: the action and a note (what
+ * Lookout does differently when served, why not when not).
+ */
+export const UPSTREAM_ACTIONS: Readonly<Record<string, ReadonlyArray<[action: string, note?: string]>>> = {
+  account: [
+    ["balance", 'index balance; an address never seen is "0"'],
+    ["balancemulti", "up to 20 addresses; `stale` always false (the index is current)"],
+    ["eth_get_balance", "JSON-RPC shaped, from the balance history"],
+    ["getminedblocks"],
+    ["listaccounts", "in the order the index first saw the addresses"],
+    ["pendingtxlist", 'always "No transactions found": no mempool is indexed'],
+    ["token1155tx", "batches flattened (`tokenID`, `tokenValue`)"],
+    ["token404tx", "ERC-404 transfers are indexed but the action is not mapped yet"],
+    ["token7984tx", "ERC-7984 (confidential tokens) is not indexed"],
+    ["tokenbalance"],
+    ["tokenlist", "ERC-20/404 and ERC-721 per token, ERC-1155 per id (`id`)"],
+    ["tokennfttx"],
+    ["tokentx", "ERC-20; `address` and/or `contractaddress`"],
+    ["txlist", "sender, recipient and creator; bounded `page`/`offset` (see Paging)"],
+    [
+      "txlistinternal",
+      'by `address`, `txhash` or chain-wide; zero-value calls only with `include_zero_value=true`; status "2" for a transaction whose block is not traced yet',
+    ],
+  ],
+  block: [
+    ["eth_block_number"],
+    ["getblockcountdown", "average over the last 100 indexed blocks"],
+    ["getblocknobytime"],
+    ["getblockreward", 'from `block_rewards` (trace_block); "0" where the node reports none'],
+  ],
+  logs: [["getlogs", "`topicX_Y_opr` and/or as Blockscout; at most 1000 logs"]],
+  token: [
+    ["gettoken"],
+    ["gettokenholders", "`page` x `offset` bounded by 10,000 (Blockscout leaves it unbounded)"],
+    ["bridgedtokenlist", "chain-specific: bridged tokens"],
+  ],
+  stats: [
+    ["coinprice", "nulls: no price source"],
+    ["coinsupply", "the same minus the zero address, in ether"],
+    ["ethprice", "nulls: no price source"],
+    ["ethsupply", "sum of indexed balances (one scan of `address_coin_balances`)"],
+    ["ethsupplyexchange", "no price source: needs an exchange-rate supply source"],
+    ["tokensupply", "`cmc=true`: plain text"],
+    ["totalfees", "sum of the day's block fees"],
+  ],
+  contract: [
+    ["checkproxyverification", "proxy verification requests are not served yet"],
+    ["checkverifystatus", "`src/verifier-apis/etherscan/`"],
+    ["getabi", "`src/verifier-apis/etherscan/`"],
+    [
+      "getcontractcreation",
+      "`src/verifier-apis/etherscan/`: up to 5 addresses (Etherscan's limit; Blockscout takes 10) with Etherscan's four members",
+    ],
+    ["getsourcecode", "`src/verifier-apis/etherscan/`"],
+    ["listcontracts", "`page` x `offset` bounded by 10,000 (Blockscout's offset is unbounded)"],
+    ["verify", "the older synchronous form is not served (verifysourcecode is)"],
+    ["verify_via_sourcify", "not served (Sourcify's own API is served at /sourcify)"],
+    ["verify_vyper_contract", "not served (verifysourcecode takes Vyper)"],
+    ["verifyproxycontract", "proxy verification requests are not served yet"],
+    ["verifysourcecode", "`src/verifier-apis/etherscan/`"],
+  ],
+  transaction: [
+    [
+      "getstatus",
+      '`errDescription` is "execution reverted" (the index keeps the status, not the node\'s error text)',
+    ],
+    ["gettxinfo", "logs 50 a page, `next_page_params`"],
+    ["gettxreceiptstatus"],
+  ],
+  epoch: [["*", "chain-specific: Celo only"]],
+};
+
+/** Explorer.EthRPC's methods (`POST /api/eth-rpc`). */
+export const UPSTREAM_ETH_RPC = [
+  "eth_blockNumber",
+  "eth_getBalance",
+  "eth_getLogs",
+  "eth_gasPrice",
+  "eth_getTransactionByHash",
+  "eth_getTransactionReceipt",
+  "eth_chainId",
+  "eth_maxPriorityFeePerGas",
+  "eth_getTransactionCount",
+  "eth_getCode",
+  "eth_getStorageAt",
+  "eth_estimateGas",
+  "eth_getBlockByNumber",
+  "eth_getBlockByHash",
+  "eth_sendRawTransaction",
+  "eth_call",
+] as const;
