@@ -1,5 +1,6 @@
 import type { Address, Hash, Hex } from "viem";
 import type { CallFrame, FetchedBlock } from "../../../chain/types.js";
+import { tokenRowsOf } from "../tokens/derive.js";
 
 /** Rows of the core tables for one batch, column-wise ready for `unnest` inserts. Pure: no I/O. */
 export type BlockRow = {
@@ -55,6 +56,8 @@ export type TransactionRow = {
   blockHash: Hash;
   /** Return data of the top-level frame of a failed transaction (raw hex, decoded by the explorer), when traced. */
   revertReason: Hex | null;
+  /** Some of its logs are token transfers (the rows the tokens stage writes): `type=token_transfer`. */
+  hasTokenTransfers: boolean;
 };
 
 export type LogRow = {
@@ -105,6 +108,7 @@ export function internalCreations(root: CallFrame): CallFrame[] {
 
 export function deriveCoreRows(fetched: readonly FetchedBlock[]): CoreRows {
   const rows: CoreRows = { blocks: [], transactions: [], logs: [], creations: [] };
+  const withTransfers = new Set(tokenRowsOf(fetched).transfers.map((t) => t.transactionHash.toLowerCase()));
   for (const { block, receipts, calls } of fetched) {
     const number = Number(block.number);
     const baseFee = block.baseFeePerGas == null ? null : BigInt(block.baseFeePerGas);
@@ -138,6 +142,7 @@ export function deriveCoreRows(fetched: readonly FetchedBlock[]): CoreRows {
         blobVersionedHashes: tx.blobVersionedHashes ?? null,
         blockHash: block.hash,
         revertReason: status === 0 ? (calls?.[i]?.output ?? null) : null,
+        hasTokenTransfers: withTransfers.has(tx.hash.toLowerCase()),
       });
       const gasUsed = BigInt(r.gasUsed);
       const price = BigInt(r.effectiveGasPrice ?? tx.gasPrice ?? "0x0");
