@@ -20,6 +20,7 @@ import { type AddressTxSort, NO_FEE_KEY, type SortedTxCursor } from "./address-s
 import { methodSelectors, TRANSACTION_FILTER_QUERY, transactionTypes } from "./filters.js";
 import { rawTrace } from "./raw-trace.js";
 import {
+  AddressTransactionsPageSchema,
   RawTraceSchema,
   TransactionListSchema,
   TransactionSchema,
@@ -140,7 +141,14 @@ export const transactionRoutes: FastifyPluginAsyncTypebox<ResourceOptions> = asy
   );
   app.get(
     "/addresses/:address_hash_param/transactions",
-    { schema: { params: ADDRESS_PARAMS, querystring: AddressTxsQuery, tags: ["addresses"], response: page } },
+    {
+      schema: {
+        params: ADDRESS_PARAMS,
+        querystring: AddressTxsQuery,
+        tags: ["addresses"],
+        response: answers(AddressTransactionsPageSchema),
+      },
+    },
     async (req) => {
       const sort = addressTxSort(req.query);
       return addressTransactions(
