@@ -10,8 +10,9 @@ import { interleavedRounds, median, summarise } from "./api-load.js";
 import { replaceBenchmarkSection } from "./benchmarks-doc.js";
 
 /**
- * bench:api, explorer part (`npm run bench:api -- explorer`): the busy address's transactions and token transfers,
- * first page and a deep page (90 % into its list), Lookout against a bare node:http server running the same SQL
+ * bench:api, explorer part (`npm run bench:api -- explorer`): the busy address's transactions (newest first and
+ * by value) and token transfers, the chain's transactions with token transfers (`type=token_transfer`), first page
+ * and a deep page (90 % into its list), Lookout against a bare node:http server running the same SQL
  * statement on the same driver and serialising the rows; and the counters endpoint of the busy address against an
  * address with one transaction (O(1): equal). Data: `EXPLORER_BENCH_TXS` transactions (default 10,000,000) generated
  * in SQL (`api-explorer-data.ts`) into database `lookout_bench_explorer_<n>`, kept between runs.
@@ -95,7 +96,12 @@ export async function runExplorerBench(log: (m: string) => void = console.log): 
       combos.push(
         { page: p.id, depth: "first", target: "Lookout", url: first },
         { page: p.id, depth: "first", target: "baseline", url: `${baseline}/${p.id}` },
-        { page: p.id, depth: "deep", target: "Lookout", url: `${first}?${deep}` },
+        {
+          page: p.id,
+          depth: "deep",
+          target: "Lookout",
+          url: `${first}${first.includes("?") ? "&" : "?"}${deep}`,
+        },
         { page: p.id, depth: "deep", target: "baseline", url: `${baseline}/${p.id}?${deep}` },
       );
     }
