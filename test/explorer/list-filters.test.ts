@@ -380,6 +380,23 @@ describe("list filters and sort orders against the node", () => {
     // Paid before the address had code, created there later: a contract call now, as Blockscout says.
     expect(is.contract_call!(txs.find((x) => x.hash === early)!)).toBe(true);
     expect(is.token_creation!(txs.find((x) => x.hash === nftCreation)!)).toBe(true);
+    // A block's transactions take the same filter (the frontend's blob tab; Blockscout's block_txs `type`), in
+    // block order: the busiest block (the 55 token deployments), each type, every page.
+    const counts1 = new Map<number, number>();
+    for (const x of txs) counts1.set(x.block, (counts1.get(x.block) ?? 0) + 1);
+    const busiest = [...counts1].sort((a, b) => b[1] - a[1])[0]![0];
+    for (const types of [...lists, ["coin_transfer", "token_creation"]]) {
+      const expected = txs.filter((x) => x.block === busiest && types.some((k) => is[k]!(x)));
+      const { items } = await walk(
+        `/api/v2/blocks/${busiest}/transactions?type=${types.join(",")}`,
+        TransactionsPageSchema,
+      );
+      expect(hashes(items), `block ${busiest} ${types}`).toEqual(expected.map((x) => x.hash));
+    }
+    const blobBlock = txs.find((x) => x.hash === blobTx)!.block;
+    expect(
+      hashes((await get(`/api/v2/blocks/${blobBlock}/transactions?type=blob_transaction`)).body.items),
+    ).toEqual([blobTx]);
     // Brackets, as Blockscout's parse_filter also reads them; pending: none (no mempool).
     const br = await get("/api/v2/transactions?type=[blob_transaction]");
     expect(hashes(br.body.items)).toEqual([blobTx]);

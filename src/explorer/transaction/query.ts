@@ -162,9 +162,12 @@ export async function blockTransactionsPage(
   blockNumber: number,
   afterIndex: number | null,
   limit: number,
+  types: readonly TransactionType[] | null = null,
 ) {
+  // `type=` (Blockscout's block transactions filter) along the block's range: a block bounds the scan.
+  const typed = types?.length ? ` and (${types.map((k) => TRANSACTION_TYPE_PREDICATES[k]).join(" or ")})` : "";
   return db.query<TransactionRow>(
-    `select ${COLUMNS} from (select * from transactions t where t.block_number = $1 and t.index > $2
+    `select ${COLUMNS} from (select * from transactions t where t.block_number = $1 and t.index > $2${typed}
        order by t.index limit $3) t ${FROM} order by t.index`,
     [blockNumber, afterIndex ?? -1, limit],
     { prepare: true },

@@ -84,7 +84,7 @@ function sortedTxCursor(
 const BlockTxsQuery = Type.Object({
   ...BLOCK_CURSOR,
   index: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1 })),
-  type: Type.Optional(Type.String()),
+  type: TRANSACTION_FILTER_QUERY.type,
   ...PAGING,
 });
 const page = answers(TransactionsPageSchema);
@@ -175,7 +175,7 @@ export const transactionRoutes: FastifyPluginAsyncTypebox<ResourceOptions> = asy
       const block =
         "number" in key ? await blockByNumber(deps.db, key.number) : await blockByHash(deps.db, key.hash);
       if (!block) return reply.code(404).send(NOT_FOUND);
-      return blockTransactions(deps, block.number, req.query.index ?? null);
+      return blockTransactions(deps, block.number, req.query.index ?? null, transactionTypes(req.query.type));
     },
   );
   // Blockscout's home page shows the newest 6 transactions.

@@ -133,9 +133,14 @@ export async function validatedTransactions(
   return txPage(deps, rows);
 }
 
-/** `/blocks/{n}/transactions`. */
-export async function blockTransactions(deps: ExplorerDeps, blockNumber: number, afterIndex: number | null) {
-  const rows = await blockTransactionsPage(deps.db, blockNumber, afterIndex, PAGE_LIMIT);
+/** `/blocks/{n}/transactions` (`type=`: any of those types, as Blockscout's type filter). */
+export async function blockTransactions(
+  deps: ExplorerDeps,
+  blockNumber: number,
+  afterIndex: number | null,
+  types: TransactionFilter["types"] = null,
+) {
+  const rows = await blockTransactionsPage(deps.db, blockNumber, afterIndex, PAGE_LIMIT, types);
   return txPage(deps, rows);
 }
 
