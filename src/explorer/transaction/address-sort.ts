@@ -1,25 +1,14 @@
 import type { Address } from "viem";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
+import type { AddressTxSort, SortedTxCursor } from "./filters.js";
 import { type AddressTxFilter, COLUMNS, FROM, type TransactionRow } from "./query.js";
-
-/** Blockscout's sort orders of an address's transactions (TransactionsSorting of the frontend). */
-export type AddressTxSort = { by: "block_number" | "value" | "fee"; order: "asc" | "desc" };
-
-/**
- * The keyset of a sorted page: the last item's position and, for value and fee, its key (a decimal; a fee the
- * transaction does not have is -1, below every fee, as Blockscout sorts nulls first ascending and last descending).
- */
-export type SortedTxCursor = { blockNumber: number; index: number; key: string | null };
 
 /** The sort keys, as migration 101's indexes write them (the planner matches the text). */
 const KEYS = {
   value: "t.value",
   fee: "coalesce(coalesce(t.gas_price, t.effective_gas_price) * t.gas_used, -1)",
 } as const;
-
-/** The fee's key when the cursor gives none (Blockscout's next_page_params say null for a missing fee). */
-export const NO_FEE_KEY = "-1";
 
 type Side = { where: string; join?: string };
 

@@ -1,5 +1,11 @@
 import { Type } from "@sinclair/typebox";
 import type { Hex } from "viem";
+import { InvalidInputError } from "../../errors/base.js";
+import { FULL_HASH_PATTERN } from "../errors.js";
+import { txCursor } from "../params.js";
+
+// The request parameters of the transaction lists that Blockscout reads as filters and sort orders
+// (paging_helper.ex): what each accepts (query schemas) and what it asks of the queries.
 
 /**
  * Blockscout's transaction types (General.allowed_transaction_types, blob_transaction as on Ethereum) and the
@@ -59,4 +65,60 @@ export function methodSelectors(raw: string | undefined): Hex[] | null {
   return [
     ...new Set(list(raw).map((m) => METHOD_NAMES[m] ?? (`0x${m.replace(/^0x/, "").toLowerCase()}` as Hex))),
   ];
+}
+
+const Decimal = Type.String({ pattern: "^[0-9]{1,78}$" });
+
+/** Blockscout's sort orders of an address's transactions (TransactionsSorting of the frontend). */
+export type AddressTxSort = { by: "block_number" | "value" | "fee"; order: "asc" | "desc" };
+
+/**
+ * The keyset of a sorted page: the last item's position and, for value and fee, its key (a decimal; a fee the
+ * transaction does not have is -1, below every fee, as Blockscout sorts nulls first ascending and last descending).
+ */
+export type SortedTxCursor = { blockNumber: number; index: number; key: string | null };
+
+/** The fee's key when the cursor gives none (Blockscout's next_page_params say null for a missing fee). */
+export const NO_FEE_KEY = "-1";
+
+/**
+ * `sort` and `order` of `/addresses/{h}/transactions` (the frontend's TransactionsSorting), and the members of
+ * next_page_params beyond the position: the sort keys of the last item and Blockscout's tie-breakers (accepted,
+ * not needed: the position orders).
+ */
+export const ADDRESS_TX_SORT_QUERY = {
+  sort: Type.Optional(
+    Type.Union([Type.Literal("block_number"), Type.Literal("value"), Type.Literal("fee")], {
+      description: "Sort key (with `order`; without both, newest first)",
+    }),
+  ),
+  order: Type.Optional(Type.Union([Type.Literal("asc"), Type.Literal("desc")])),
+  value: Type.Optional(Decimal),
+  fee: Type.Optional(Type.Union([Decimal, Type.Literal("null")])),
+  inserted_at: Type.Optional(Type.String({ maxLength: 64 })),
+  hash: Type.Optional(Type.String({ pattern: FULL_HASH_PATTERN })),
+};
+
+/** Blockscout's address_transactions_sorting: both `sort` and `order`, or the default order (null). */
+export function addressTxSort(q: {
+  sort?: AddressTxSort["by"];
+  order?: AddressTxSort["order"];
+}): AddressTxSort | null {
+  return q.sort && q.order ? { by: q.sort, order: q.order } : null;
+}
+
+/** The cursor of a sorted page: the position and the key the sort pages by (a fee may be null: -1). */
+export function sortedTxCursor(
+  q: { block_number?: number; index?: number; value?: string; fee?: string },
+  sort: AddressTxSort | null,
+): SortedTxCursor | null {
+  const at = txCursor(q);
+  if (!at) return null;
+  if (sort?.by === "value") {
+    if (q.value === undefined)
+      throw new InvalidInputError("value is required to page by value", { field: "value" });
+    return { ...at, key: q.value };
+  }
+  if (sort?.by === "fee") return { ...at, key: q.fee === undefined || q.fee === "null" ? NO_FEE_KEY : q.fee };
+  return { ...at, key: null };
 }

@@ -165,7 +165,9 @@ export async function blockTransactionsPage(
   types: readonly TransactionType[] | null = null,
 ) {
   // `type=` (Blockscout's block transactions filter) along the block's range: a block bounds the scan.
-  const typed = types?.length ? ` and (${types.map((k) => TRANSACTION_TYPE_PREDICATES[k]).join(" or ")})` : "";
+  const typed = types?.length
+    ? ` and (${types.map((k) => TRANSACTION_TYPE_PREDICATES[k]).join(" or ")})`
+    : "";
   return db.query<TransactionRow>(
     `select ${COLUMNS} from (select * from transactions t where t.block_number = $1 and t.index > $2${typed}
        order by t.index limit $3) t ${FROM} order by t.index`,

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "@sinclair/typebox";
 import type { Hex } from "viem";
-import { InvalidInputError } from "../../errors/base.js";
 import { blockByHash, blockByNumber } from "../block/query.js";
 import type { ResourceOptions } from "../deps.js";
-import { answers, FULL_HASH_PATTERN, NOT_FOUND, NotFoundSchema, V2ErrorSchema } from "../errors.js";
+import { answers, NOT_FOUND, NotFoundSchema, V2ErrorSchema } from "../errors.js";
 import {
   ADDRESS_PARAMS,
   BLOCK_CURSOR,
@@ -16,8 +15,14 @@ import {
   TX_CURSOR,
   txCursor,
 } from "../params.js";
-import { type AddressTxSort, NO_FEE_KEY, type SortedTxCursor } from "./address-sort.js";
-import { methodSelectors, TRANSACTION_FILTER_QUERY, transactionTypes } from "./filters.js";
+import {
+  ADDRESS_TX_SORT_QUERY,
+  addressTxSort,
+  methodSelectors,
+  sortedTxCursor,
+  TRANSACTION_FILTER_QUERY,
+  transactionTypes,
+} from "./filters.js";
 import { rawTrace } from "./raw-trace.js";
 import {
   AddressTransactionsPageSchema,
@@ -40,47 +45,12 @@ const TxsQuery = Type.Object({
   ...TX_CURSOR,
   ...PAGING,
 });
-const Decimal = Type.String({ pattern: "^[0-9]{1,78}$" });
 const AddressTxsQuery = Type.Object({
   filter: Type.Optional(Type.Union([Type.Literal("to"), Type.Literal("from")])),
-  sort: Type.Optional(
-    Type.Union([Type.Literal("block_number"), Type.Literal("value"), Type.Literal("fee")], {
-      description: "Sort key (with `order`; without both, newest first)",
-    }),
-  ),
-  order: Type.Optional(Type.Union([Type.Literal("asc"), Type.Literal("desc")])),
+  ...ADDRESS_TX_SORT_QUERY,
   ...TX_CURSOR,
-  // The rest of next_page_params: the sort keys of the last item, and Blockscout's tie-breakers (not needed here).
-  value: Type.Optional(Decimal),
-  fee: Type.Optional(Type.Union([Decimal, Type.Literal("null")])),
-  inserted_at: Type.Optional(Type.String({ maxLength: 64 })),
-  hash: Type.Optional(Type.String({ pattern: FULL_HASH_PATTERN })),
   ...PAGING,
 });
-
-/** Blockscout's address_transactions_sorting: both `sort` and `order`, or the default order. */
-function addressTxSort(q: {
-  sort?: AddressTxSort["by"];
-  order?: AddressTxSort["order"];
-}): AddressTxSort | null {
-  return q.sort && q.order ? { by: q.sort, order: q.order } : null;
-}
-
-/** The cursor of a sorted page: the position, and the key the sort pages by (a fee may be null: -1). */
-function sortedTxCursor(
-  q: { block_number?: number; index?: number; value?: string; fee?: string },
-  sort: AddressTxSort | null,
-): SortedTxCursor | null {
-  const at = txCursor(q);
-  if (!at) return null;
-  if (sort?.by === "value") {
-    if (q.value === undefined)
-      throw new InvalidInputError("value is required to page by value", { field: "value" });
-    return { ...at, key: q.value };
-  }
-  if (sort?.by === "fee") return { ...at, key: q.fee === undefined || q.fee === "null" ? NO_FEE_KEY : q.fee };
-  return { ...at, key: null };
-}
 const BlockTxsQuery = Type.Object({
   ...BLOCK_CURSOR,
   index: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1 })),

@@ -7,7 +7,8 @@ import type { ExplorerDeps, TokenTransfersOfTransaction } from "../deps.js";
 import { addressObjectsFromColumns, factColumns } from "../objects/address-facts.js";
 import { indexedChainId } from "../objects/verified-store.js";
 import { PAGE_LIMIT, page } from "../paging.js";
-import { type AddressTxSort, type SortedTxCursor, sortedAddressTransactionsPage } from "./address-sort.js";
+import { sortedAddressTransactionsPage } from "./address-sort.js";
+import type { AddressTxSort, SortedTxCursor } from "./filters.js";
 import {
   type AddressTxFilter,
   addressTransactionsPage,
