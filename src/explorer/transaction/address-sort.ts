@@ -83,6 +83,8 @@ export async function sortedAddressTransactionsPage(
      join transactions t on t.hash = p.hash ${FROM}
      order by p.k ${dir}, t.block_number ${key ? "desc" : dir}, t.index ${key ? "desc" : dir}`,
     params,
+    // One text per sort, order, direction filter and first or later page.
+    { prepare: true },
   );
 }
 

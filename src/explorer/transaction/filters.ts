@@ -46,6 +46,8 @@ export const TRANSACTION_FILTER_QUERY = {
   ),
   method: Type.Optional(
     Type.String({
+      // A page reads one index range per selector: a few dozen at most.
+      maxLength: 300,
       pattern: `^\\[?${METHOD}(,${METHOD})*\\]?$`,
       description: `Method selectors (4 bytes, hex) or names (${Object.keys(METHOD_NAMES).join(", ")}), comma-separated, any of them`,
     }),

@@ -153,6 +153,8 @@ export async function filteredTransactionsPage(
      join transactions t on t.hash = p.hash ${FROM}
      order by t.block_number desc, t.index desc`,
     params,
+    // One text per combination of types and number of selectors.
+    { prepare: true },
   );
 }
 
