@@ -77,12 +77,12 @@ export async function generateExplorerData(
       await db.exec(`
         insert into transactions (hash, block_number, index, from_address, to_address, value, nonce, gas, gas_price,
           max_fee_per_gas, max_priority_fee_per_gas, type, input, status, gas_used, cumulative_gas_used,
-          effective_gas_price, contract_address, block_hash)
+          effective_gas_price, contract_address, block_hash, has_token_transfers)
         select sha256(int8send(g + 1000000000000)), g / ${PER_BLOCK}, g % ${PER_BLOCK},
           case when g % 20 = 0 then ${hexBytes(BUSY)} else ${addr("1000 + (g * 7919) % 1000000")} end,
           case when g % 40 = 1 then ${hexBytes(BUSY)} else ${addr("1000 + (g * 104729) % 1000000")} end,
           g % 1000 * 1000000000000, g / 1000, 21000, 2000000000, 3000000000, 1000000000, 2, '\\x'::bytea, 1, 21000,
-          21000 * (g % ${PER_BLOCK} + 1), 2000000000, null, sha256(int8send(g / ${PER_BLOCK}))
+          21000 * (g % ${PER_BLOCK} + 1), 2000000000, null, sha256(int8send(g / ${PER_BLOCK})), g % 10 = 0
         from generate_series(${lo}::int8, ${hi}) g`);
       log(`transactions ${hi + 1} / ${txs}`);
     }

@@ -10,8 +10,9 @@ import { interleavedRounds, median, summarise } from "./api-load.js";
 import { replaceBenchmarkSection } from "./benchmarks-doc.js";
 
 /**
- * bench:api, explorer part (`npm run bench:api -- explorer`): the busy address's transactions and token transfers,
- * first page and a deep page (90 % into its list), Lookout against a bare node:http server running the same SQL
+ * bench:api, explorer part (`npm run bench:api -- explorer`): the busy address's transactions (newest first and
+ * by value) and token transfers, the chain's transactions with token transfers (`type=token_transfer`), first page
+ * and a deep page (90 % into its list), Lookout against a bare node:http server running the same SQL
  * statement on the same driver and serialising the rows; and the counters endpoint of the busy address against an
  * address with one transaction (O(1): equal). Data: `EXPLORER_BENCH_TXS` transactions (default 10,000,000) generated
  * in SQL (`api-explorer-data.ts`) into database `lookout_bench_explorer_<n>`, kept between runs.
@@ -95,7 +96,12 @@ export async function runExplorerBench(log: (m: string) => void = console.log): 
       combos.push(
         { page: p.id, depth: "first", target: "Lookout", url: first },
         { page: p.id, depth: "first", target: "baseline", url: `${baseline}/${p.id}` },
-        { page: p.id, depth: "deep", target: "Lookout", url: `${first}?${deep}` },
+        {
+          page: p.id,
+          depth: "deep",
+          target: "Lookout",
+          url: `${first}${first.includes("?") ? "&" : "?"}${deep}`,
+        },
         { page: p.id, depth: "deep", target: "baseline", url: `${baseline}/${p.id}?${deep}` },
       );
     }
@@ -197,7 +203,9 @@ ${n(r.data.busyTransactions)} transactions and ${n(r.data.busyTransfers)} token 
 Lookout (Fastify, validation, views) against a bare node:http server running the same SQL statement on the same driver
 and serialising the raw rows: the page's query function, one prepared statement that brings the page with its address
 facts (verified names included: the store is plugged in as \`lookout start\` plugs it), head block and average block
-time; Lookout's page makes no other round trip. Deep page: the cursor of the item 90 % into the busy address's list. ${CONCURRENCY}
+time; Lookout's page makes no other round trip. Pages: the busy address's transactions (newest first, and
+\`sort=value&order=asc\`), its token transfers, and the chain's transactions with token transfers
+(\`/transactions?type=token_transfer\`, one in ten). Deep page: the cursor of the item 90 % into the list. ${CONCURRENCY}
 keep-alive connections from a separate process (server CPU per request: the bench process's user + system time
 over the requests of a measurement, warm-up included; both servers run in it, one at a time), ${MEASURE_MS / 1000} s per measurement after 1 s warm-up, ${r.rounds} rounds
 interleaved and rotated, medians; ${machine}; load average ${r.load.before.toFixed(1)} before, ${r.load.after.toFixed(1)}

@@ -11,7 +11,8 @@ export const PAGE_LIMIT = PAGE_SIZE + 1;
 
 /**
  * Splits a fetched page (up to PAGE_SIZE + 1 rows) into its items and Blockscout's next_page_params: the request's
- * own parameters that Blockscout keeps (filters such as `filter`), then the cursor of the last item and
+ * own parameters that Blockscout keeps (such as `token` or `call_type`; it drops `type`, `filter`, `method`, `q`,
+ * `sort` and `order`: delete_parameters_from_next_page_params), then the cursor of the last item and
  * `items_count`; null on the last page. A cursor that names `items_count` itself keeps it at that place among the
  * keys (upstream's order of some lists), with the page size as its value.
  */
@@ -34,7 +35,7 @@ type PageOptions<R, C, T> = {
   /** What the page statement returned: up to `size` + 1 rows. */
   rows: readonly R[];
   cursor: (last: R) => C;
-  /** Request parameters next_page_params repeats before the cursor (filters). */
+  /** Request parameters next_page_params repeats before the cursor (see splitPage). */
   keep?: Record<string, unknown>;
   size?: number;
   /** The page's items from its rows and the address objects of `addressesOf` (empty without it). */

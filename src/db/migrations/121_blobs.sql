@@ -6,9 +6,8 @@ alter table blocks
   add column blob_transaction_count int4,
   add column blob_gas_price numeric;
 
--- Blob transactions newest first (the `type=blob_transaction` filter of transaction lists): a partial index, so
--- the filter is a scan of blob transactions only.
-create index transactions_blob_idx on transactions (block_number desc, index desc) where type = 3;
+-- Blob transactions newest first (the `type=blob_transaction` filter): the partial index transactions_blob_idx
+-- of migration 100.
 
 -- Every versioned hash of every blob transaction, in order (written by the `blobs` stage; reorg: block_number >
 -- ancestor). `/blobs/{hash}` finds a blob's transactions by the hash.

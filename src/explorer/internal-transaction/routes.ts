@@ -3,7 +3,7 @@ import { Type } from "@sinclair/typebox";
 import type { Hex } from "viem";
 import { blockByHash, blockByNumber } from "../block/query.js";
 import type { ResourceOptions } from "../deps.js";
-import { answers, NOT_FOUND } from "../errors.js";
+import { answers, FULL_HASH_PATTERN, NOT_FOUND } from "../errors.js";
 import {
   ADDRESS_PARAMS,
   BLOCK_CURSOR,
@@ -28,7 +28,15 @@ const AddressQuery = Type.Object({
   ...INDEX_CURSOR,
   ...PAGING,
 });
-const AllQuery = Type.Object({ ...BLOCK_CURSOR, transaction_index: Int32, ...INDEX_CURSOR, ...PAGING });
+const AllQuery = Type.Object({
+  transaction_hash: Type.Optional(
+    Type.String({ pattern: FULL_HASH_PATTERN, description: "Only this transaction's internal transactions" }),
+  ),
+  ...BLOCK_CURSOR,
+  transaction_index: Int32,
+  ...INDEX_CURSOR,
+  ...PAGING,
+});
 const IndexQuery = Type.Object({ ...INDEX_CURSOR, ...PAGING });
 const page = answers(InternalTransactionsResponseSchema);
 
@@ -63,6 +71,12 @@ export const internalTransactionRoutes: FastifyPluginAsyncTypebox<ResourceOption
     { schema: { querystring: AllQuery, tags: ["internal-transactions"], response: page } },
     (req) => {
       const q = req.query;
+      // Blockscout's transaction_to_internal_transactions: the frames in order after `index` (an unknown hash has
+      // none); the rest of the cursor names the same transaction.
+      if (q.transaction_hash !== undefined) {
+        const hash = lower<Hex>(q.transaction_hash);
+        return transactionInternalTxs(deps, hash, q.index ?? null, { transaction_hash: hash });
+      }
       return allInternalTxs(
         deps,
         q.block_number !== undefined && q.index !== undefined && q.transaction_index !== undefined
@@ -119,7 +133,6 @@ export const internalTransactionRoutes: FastifyPluginAsyncTypebox<ResourceOption
       if (!block) return reply.code(404).send(NOT_FOUND);
       const q = req.query;
       const keep: Record<string, unknown> = {};
-      if (q.type !== undefined) keep.type = q.type;
       if (q.call_type !== undefined) keep.call_type = q.call_type;
       return blockInternalTxs(
         deps,

@@ -29,6 +29,8 @@ const Cursor = Type.Object({
   index: Type.Integer(),
   items_count: Type.Integer(),
   transaction_index: Type.Integer(),
+  // /internal-transactions?transaction_hash= keeps the hash (Blockscout keeps that request parameter).
+  transaction_hash: Type.Optional(Type.String({ pattern: "^0x[0-9a-f]{64}$" })),
 });
 
 export const InternalTransactionsResponseSchema = Type.Object({

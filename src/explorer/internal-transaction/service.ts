@@ -29,14 +29,20 @@ const internalTxPage = (
   });
 
 /**
- * `/transactions/{hash}/internal-transactions`. A block indexed without traces has no frames: the list is empty,
- * as Blockscout's is while a block's internal transactions are not fetched.
+ * `/transactions/{hash}/internal-transactions`, and `/internal-transactions?transaction_hash=` (which keeps the
+ * hash in next_page_params, as Blockscout keeps that parameter). A block indexed without traces has no frames: the
+ * list is empty, as Blockscout's is while a block's internal transactions are not fetched.
  */
-export async function transactionInternalTxs(deps: ExplorerDeps, hash: Hex, afterIndex: number | null) {
-  return internalTxPage(deps, await transactionInternalTxsPage(deps.db, hash, afterIndex, PAGE_LIMIT));
+export async function transactionInternalTxs(
+  deps: ExplorerDeps,
+  hash: Hex,
+  afterIndex: number | null,
+  keep?: { transaction_hash: Hex },
+) {
+  return internalTxPage(deps, await transactionInternalTxsPage(deps.db, hash, afterIndex, PAGE_LIMIT), keep);
 }
 
-/** `/addresses/{h}/internal-transactions` (`filter=from|to`). */
+/** `/addresses/{h}/internal-transactions` (`filter=from|to`, not repeated in next_page_params, as Blockscout). */
 export async function addressInternalTxs(
   deps: ExplorerDeps,
   address: Address,
@@ -44,7 +50,7 @@ export async function addressInternalTxs(
   before: InternalTxCursor | null,
 ) {
   const rows = await addressInternalTxsPage(deps.db, address, direction, before, PAGE_LIMIT);
-  return internalTxPage(deps, rows, direction ? { filter: direction } : {});
+  return internalTxPage(deps, rows);
 }
 
 /** `/internal-transactions`: the chain's frames, newest first (top-level calls left out, as in the other lists). */
@@ -54,7 +60,7 @@ export async function allInternalTxs(deps: ExplorerDeps, before: InternalTxCurso
 
 /**
  * `/blocks/{b}/internal-transactions`: the block's frames in execution order (top-level calls left out). The
- * request's `type` and `call_type` stay in next_page_params, as Blockscout keeps the request's parameters.
+ * request's `call_type` stays in next_page_params, as Blockscout keeps the request's parameters but `type`.
  */
 export async function blockInternalTxs(
   deps: ExplorerDeps,

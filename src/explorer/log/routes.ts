@@ -15,7 +15,14 @@ const AddressQuery = Type.Object({
   transaction_index: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1 })),
   ...PAGING,
 });
-const IndexQuery = Type.Object({ ...INDEX_CURSOR, ...PAGING });
+// A transaction's logs page by `index` (its block is the transaction's); `block_number` is Blockscout's key beside
+// it, and `transaction_hash` the one Lookout gave before: both accepted, neither needed.
+const IndexQuery = Type.Object({
+  ...BLOCK_CURSOR,
+  ...INDEX_CURSOR,
+  transaction_hash: Type.Optional(Type.String({ pattern: FULL_HASH_PATTERN })),
+  ...PAGING,
+});
 
 /** /addresses/{h}/logs and /transactions/{h}/logs (404 if unknown). */
 export const logRoutes: FastifyPluginAsyncTypebox<ResourceOptions> = async (app, { deps }) => {

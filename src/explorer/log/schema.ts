@@ -32,7 +32,7 @@ export const LogSchema = Type.Object({
 export const LogsResponseTxSchema = Type.Object({
   items: Type.Array(LogSchema),
   next_page_params: Type.Union([
-    Type.Object({ index: Type.Integer(), items_count: Type.Integer(), transaction_hash: Type.String() }),
+    Type.Object({ block_number: Type.Integer(), index: Type.Integer(), items_count: Type.Integer() }),
     Type.Null(),
   ]),
 });

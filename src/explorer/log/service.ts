@@ -19,11 +19,11 @@ async function render(deps: ExplorerDeps, rows: readonly LogRow[], withSmartCont
   return rows.map((r) => logView(r, { addresses, abis, withSmartContract }));
 }
 
-/** `/transactions/{hash}/logs`: next_page_params {index, items_count, transaction_hash}. */
+/** `/transactions/{hash}/logs`: next_page_params {block_number, index, items_count}, as Blockscout's Log paging. */
 export async function transactionLogs(deps: ExplorerDeps, hash: Hex, afterIndex: number | null) {
   return page({
     rows: await transactionLogsPage(deps.db, hash, afterIndex, PAGE_LIMIT),
-    cursor: (r) => ({ index: r.log_index, transaction_hash: fromBytea(r.transaction_hash) }),
+    cursor: (r) => ({ block_number: r.block_number, index: r.log_index }),
     render: (rows) => render(deps, rows, false),
   });
 }

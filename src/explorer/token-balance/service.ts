@@ -12,6 +12,7 @@ export async function addressTokenBalances(deps: ExplorerDeps, holder: Address) 
 /**
  * `/addresses/{h}/tokens?type=`: paged by (value desc, token, id). A holder's balances are read whole and cut
  * after the cursor: Lookout keeps no index by value (the number of tokens one address holds bounds the work).
+ * `type` is not repeated in next_page_params (Blockscout drops it).
  */
 export async function addressTokens(
   deps: ExplorerDeps,
@@ -23,7 +24,6 @@ export async function addressTokens(
   return page({
     rows: rows.slice(0, PAGE_LIMIT),
     cursor: tokensCursor,
-    keep: types ? { type: types.join(",") } : {},
     render: (p) => p.map(tokenBalanceView),
   });
 }

@@ -83,7 +83,7 @@ export async function transactionTokenTransfers(
   after: TransferCursor | null,
 ) {
   const rows = await transactionTransfersPage(deps.db, hash, types, after, PAGE_LIMIT);
-  return transferPage(deps, rows, types ? { type: types.join(",") } : {});
+  return transferPage(deps, rows);
 }
 
 /** The first transfers of a transaction for its details (`token_transfers`, `token_transfers_overflow`). */
@@ -100,12 +100,8 @@ export async function addressTokenTransfers(
   before: TransferCursor | null,
 ) {
   const rows = await addressTransfersPage(deps.db, address, o, before, PAGE_LIMIT);
-  const keep = {
-    ...(o.direction ? { filter: o.direction } : {}),
-    ...(o.types ? { type: o.types.join(",") } : {}),
-    ...(o.token ? { token: o.token } : {}),
-  };
-  return transferPage(deps, rows, keep);
+  // Blockscout repeats `token` in next_page_params and drops `filter` and `type`.
+  return transferPage(deps, rows, o.token ? { token: o.token } : {});
 }
 
 /**
@@ -118,5 +114,5 @@ export async function tokenTransfers(
   before: TransferCursor | null,
 ) {
   const rows = await transfersPage(deps.db, scope, types, before, PAGE_LIMIT);
-  return transferPage(deps, rows, types ? { type: types.join(",") } : {});
+  return transferPage(deps, rows);
 }

@@ -12,15 +12,27 @@ export type TokenListFilter = { types: readonly string[] | null; q: string | nul
 const likeTerm = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * GET /tokens: holders descending, name ascending (nulls last), address ascending, as upstream orders it. The sort
- * keys are all ascending expressions of tokens_list_idx, so a page is one forward range scan from the cursor's row;
- * `type` and `q` filter rows along that scan (q: an address matches that token, else a substring of name or symbol).
+ * The token list's orders, as upstream's sortings (fiat value, market cap, holders; each either way) come out
+ * here: fiat value and market cap are always null, so those sorts leave the default order, holders descending
+ * (tokens_list_idx); holders ascending is the other one (tokens_list_holders_asc_idx). Then name ascending (nulls
+ * last) and address ascending.
+ */
+export type TokenListOrder = "holders_desc" | "holders_asc";
+
+const HOLDERS = { holders_desc: "(-t.holders_count)", holders_asc: "t.holders_count" } as const;
+
+/**
+ * GET /tokens in `order`. The sort keys are all ascending expressions of the order's index, so a page is one forward
+ * range scan from the cursor's row; `type` and `q` filter rows along that scan (q: an address matches that token,
+ * else a substring of name or symbol).
  */
 export function tokenListPage(
   db: Queryable,
   filter: TokenListFilter,
   cursor: TokenListCursor | null,
+  order: TokenListOrder = "holders_desc",
 ): Promise<TokenColumns[]> {
+  const holders = HOLDERS[order];
   const params: unknown[] = [PAGE_LIMIT];
   const p = (v: unknown) => {
     params.push(v);
@@ -37,11 +49,11 @@ export function tokenListPage(
   }
   if (cursor)
     where.push(
-      `((-t.holders_count), (t.name is null), coalesce(t.name, ''), t.address) > (${p((-cursor.holdersCount).toString())}::int8, ${p(cursor.name === null)}::bool, ${p(cursor.name ?? "")}::text, ${p(toBytea(cursor.address))}::bytea)`,
+      `(${holders}, (t.name is null), coalesce(t.name, ''), t.address) > (${p((order === "holders_asc" ? cursor.holdersCount : -cursor.holdersCount).toString())}::int8, ${p(cursor.name === null)}::bool, ${p(cursor.name ?? "")}::text, ${p(toBytea(cursor.address))}::bytea)`,
     );
   return db.query<TokenColumns>(
     `select ${TOKEN_COLUMNS} from tokens t ${where.length ? `where ${where.join(" and ")}` : ""}
-     order by (-t.holders_count), (t.name is null), coalesce(t.name, ''), t.address limit $1`,
+     order by ${holders}, (t.name is null), coalesce(t.name, ''), t.address limit $1`,
     params,
   );
 }

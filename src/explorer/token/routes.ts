@@ -20,6 +20,13 @@ const ListQuery = Type.Object({
   is_name_null: Type.Optional(Type.String()),
   market_cap: Type.Optional(Type.String()),
   fiat_value: Type.Optional(Type.String()),
+  sort: Type.Optional(
+    Type.Union(
+      [Type.Literal("fiat_value"), Type.Literal("holders_count"), Type.Literal("circulating_market_cap")],
+      { description: "Sort key (with `order`; without both, Blockscout's default order)" },
+    ),
+  ),
+  order: Type.Optional(Type.Union([Type.Literal("asc"), Type.Literal("desc")])),
 });
 
 /** `type` of the token list: upstream's pattern (a 422 otherwise); empty means every type. */
@@ -54,7 +61,10 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<ResourceOptions> = async (ap
             }
           : null;
       const term = q.q?.trim();
-      return tokenList(deps.db, { types: listTypes(q.type), q: term ? term : null }, cursor);
+      // Blockscout's tokens_sorting: both `sort` and `order`; fiat value and market cap are null here, so only
+      // holders ascending differs from the default (holders descending).
+      const order = q.sort === "holders_count" && q.order === "asc" ? "holders_asc" : "holders_desc";
+      return tokenList(deps.db, { types: listTypes(q.type), q: term ? term : null }, cursor, order);
     },
   );
   app.get(

@@ -3,7 +3,13 @@ import { fromBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import { type TokenObject, tokenFactsFromRow, tokenView } from "../objects/token-view.js";
 import { page } from "../paging.js";
-import { type TokenListCursor, type TokenListFilter, tokenColumns, tokenListPage } from "./query.js";
+import {
+  type TokenListCursor,
+  type TokenListFilter,
+  type TokenListOrder,
+  tokenColumns,
+  tokenListPage,
+} from "./query.js";
 
 export type TokenListNextPage = {
   contract_address_hash: string;
@@ -15,14 +21,15 @@ export type TokenListNextPage = {
   name: string | null;
 };
 
-/** GET /tokens: one page of token objects and upstream's next_page_params. */
+/** GET /tokens: one page of token objects and upstream's next_page_params (the same keys in every order). */
 export async function tokenList(
   db: Queryable,
   filter: TokenListFilter,
   cursor: TokenListCursor | null,
+  order: TokenListOrder = "holders_desc",
 ): Promise<{ items: TokenObject[]; next_page_params: TokenListNextPage | null }> {
   return page({
-    rows: await tokenListPage(db, filter, cursor),
+    rows: await tokenListPage(db, filter, cursor, order),
     // Upstream's keys in alphabetical order, items_count among them.
     cursor: (last) => ({
       contract_address_hash: fromBytea(last.t_address!),

@@ -12,6 +12,8 @@ export const TopAccountsResponseSchema = Type.Object({
     Type.Object({
       fetched_coin_balance: Wei,
       hash: Type.String({ pattern: "^0x[0-9a-fA-F]{40}$" }),
+      // Blockscout's key beyond the frontend's type (Address paging_params): the count orders page by it.
+      transactions_count: Type.Integer(),
       items_count: Type.Integer(),
     }),
   ),

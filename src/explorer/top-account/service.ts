@@ -2,16 +2,20 @@ import type { Address } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { ExplorerDeps } from "../deps.js";
 import { PAGE_LIMIT, page } from "../paging.js";
-import { type TopAccountsCursor, topAccountsPage } from "./query.js";
+import { type TopAccountsCursor, type TopAccountsSort, topAccountsPage } from "./query.js";
 import { topAccountCursor, topAccountView } from "./view.js";
 
 /**
  * `/addresses` (the frontend's top accounts). total_supply is null as in Blockscout without a market-data source
  * (the frontend then hides the percentage column).
  */
-export async function topAccounts(deps: ExplorerDeps, after: TopAccountsCursor | null) {
+export async function topAccounts(
+  deps: ExplorerDeps,
+  sort: TopAccountsSort | null,
+  after: TopAccountsCursor | null,
+) {
   const p = await page({
-    rows: await topAccountsPage(deps.db, after, PAGE_LIMIT),
+    rows: await topAccountsPage(deps.db, sort, after, PAGE_LIMIT),
     cursor: topAccountCursor,
     addressesOf: (rows) => rows.map((r) => fromBytea(r.address) as Address),
     deps,

@@ -8,12 +8,13 @@ export function topAccountView(r: TopAccountRow, addresses: ReadonlyMap<Address,
   return {
     ...addresses.get(fromBytea(r.address) as Address)!,
     coin_balance: r.value,
-    transactions_count: r.transactions_count ?? "0",
+    transactions_count: r.transactions_count,
   };
 }
 
-/** Blockscout's next_page_params keys for this list. */
+/** Blockscout's next_page_params keys for this list (its Address paging_params), whatever the order. */
 export const topAccountCursor = (r: TopAccountRow) => ({
   fetched_coin_balance: r.value,
   hash: fromBytea(r.address),
+  transactions_count: Number(r.transactions_count),
 });

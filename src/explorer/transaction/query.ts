@@ -3,6 +3,7 @@ import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import { type AddressFactColumns, addressFactsJoin } from "../objects/address-facts.js";
 import { calleeVerified } from "../objects/verified-store.js";
+import { TRANSACTION_TYPE_PREDICATES, type TransactionType } from "./filters.js";
 import { OP_COLUMNS, OP_JOIN, type OpColumns } from "./op-stack.js";
 
 /** A transaction with its block's fields and the facts its view needs, as one row (numerics as strings). */
@@ -57,9 +58,9 @@ const TO_FACTS = addressFactsJoin("at", "t.to_address");
 const CREATED_FACTS = addressFactsJoin("ac", "t.contract_address");
 
 /**
- * Columns of TransactionRow for a `transactions t join blocks b` statement. The frame and token lookups are each
- * one primary-key probe ((block_number, transaction_index, index) of internal_transactions, the block's range of
- * token_transfers). The context of the view comes along, so a page is one round trip: the address facts of
+ * Columns of TransactionRow for a `transactions t join blocks b` statement. The frame lookups are primary-key
+ * probes ((block_number, transaction_index, index) of internal_transactions); whether it moved tokens or created a
+ * token the indexer stored with it (migration 100). The context of the view comes along, so a page is one round trip: the address facts of
  * from/to/created (a few primary-key probes each), and the head and average block time as uncorrelated subqueries
  * (init plans, run once per statement: the newest 101 entries of the blocks primary key).
  */
@@ -68,7 +69,7 @@ const BLOCK_TIME_MS = `(select case when count(*) < 2 then 0
     else round(extract(epoch from max(timestamp) - min(timestamp)) * 1000 / (count(*) - 1)) end::int8
   from (select timestamp from blocks order by number desc limit 101) bt)`;
 
-const COLUMNS = `t.hash, t.block_number, t.index, t.from_address, t.to_address, t.value::text as value, t.nonce,
+export const COLUMNS = `t.hash, t.block_number, t.index, t.from_address, t.to_address, t.value::text as value, t.nonce,
   t.gas::text as gas, t.gas_price::text as gas_price, t.max_fee_per_gas::text as max_fee_per_gas,
   t.max_priority_fee_per_gas::text as max_priority_fee_per_gas, t.type, t.input, t.status, t.gas_used::text as gas_used,
   t.effective_gas_price::text as effective_gas_price, t.contract_address,
@@ -78,15 +79,13 @@ const COLUMNS = `t.hash, t.block_number, t.index, t.from_address, t.to_address, 
   b.internal_transactions_indexed as traced, f.error, f.output,
   exists (select 1 from internal_transactions e where e.block_number = t.block_number
     and e.transaction_index = t.index and e.index > 0 and e.error is not null) as internal_error,
-  exists (select 1 from token_transfers x where x.block_number = t.block_number
-    and x.transaction_hash = t.hash) as has_token_transfers,
-  t.contract_address is not null and exists (select 1 from tokens k where k.address = t.contract_address) as creates_token,
+  t.has_token_transfers, t.creates_token,
   (select max(number) from blocks) as ctx_head, ${BLOCK_TIME_MS} as ctx_block_time_ms,
   ${calleeVerified("t.to_address", "at.o_implementation")} as callee_verified,
   ${FROM_FACTS.columns}, ${TO_FACTS.columns}, ${CREATED_FACTS.columns},
   ${OP_COLUMNS}`;
 
-const FROM = `join blocks b on b.number = t.block_number
+export const FROM = `join blocks b on b.number = t.block_number
   left join internal_transactions f on f.block_number = t.block_number and f.transaction_index = t.index and f.index = 0
   ${FROM_FACTS.join} ${TO_FACTS.join} ${CREATED_FACTS.join}
   ${OP_JOIN}`;
@@ -103,29 +102,62 @@ export async function transactionByHash(db: Queryable, hash: Hex): Promise<Trans
   return rows[0] ?? null;
 }
 
-function cursorCondition(c: TxCursor | null, params: unknown[]): string {
+export function cursorCondition(c: TxCursor | null, params: unknown[]): string {
   if (!c) return "";
   params.push(c.blockNumber, c.index);
   return ` and (t.block_number, t.index) < ($${params.length - 1}, $${params.length})`;
 }
 
-/**
- * All validated transactions, newest first: a backward scan of the (block_number, index) unique index; blob
- * transactions only (`type=blob_transaction`): of the partial index transactions_blob_idx.
- */
-export async function transactionsPage(
-  db: Queryable,
-  cursor: TxCursor | null,
-  limit: number,
-  blobsOnly = false,
-) {
+/** All validated transactions, newest first: a backward scan of the (block_number, index) unique index. */
+export async function transactionsPage(db: Queryable, cursor: TxCursor | null, limit: number) {
   const params: unknown[] = [limit];
-  const where = `${blobsOnly ? " and t.type = 3" : ""}${cursorCondition(cursor, params)}`;
+  const where = cursorCondition(cursor, params);
   return db.query<TransactionRow>(
     `select ${COLUMNS} from (select * from transactions t where true${where}
        order by t.block_number desc, t.index desc limit $1) t ${FROM}
      order by t.block_number desc, t.index desc`,
     params,
+    { prepare: true },
+  );
+}
+
+/** What `/transactions` keeps: any of `types` (null: all), with a selector among `methods` (null: any). */
+export type TransactionFilter = { types: readonly TransactionType[] | null; methods: readonly Hex[] | null };
+
+/** The selector expression of migration 100's index (the planner matches the text). */
+const SELECTOR = "substring(t.input from 1 for 4)";
+
+/**
+ * Filtered validated transactions, newest first. Each type is a backward scan of its partial index and each
+ * selector of the selector index (the types then filter along it), each limited to the page; the scans are
+ * merged and cut to the page, so a page costs a few short range scans however rare the type or deep the cursor.
+ */
+export async function filteredTransactionsPage(
+  db: Queryable,
+  filter: TransactionFilter,
+  cursor: TxCursor | null,
+  limit: number,
+) {
+  const params: unknown[] = [limit];
+  const where = cursorCondition(cursor, params);
+  const typed = (filter.types ?? []).map((k) => TRANSACTION_TYPE_PREDICATES[k]);
+  const scan = (condition: string) =>
+    `(select t.hash, t.block_number, t.index from transactions t where ${condition}${where}
+      order by t.block_number desc, t.index desc limit $1)`;
+  const scans = filter.methods?.length
+    ? filter.methods.map((m) => {
+        params.push(toBytea(m));
+        const any = typed.length ? ` and (${typed.join(" or ")})` : "";
+        return scan(`length(t.input) >= 4 and ${SELECTOR} = $${params.length}${any}`);
+      })
+    : typed.map(scan);
+  return db.query<TransactionRow>(
+    `select ${COLUMNS} from (select distinct on (block_number, index) hash from (${scans.join(" union all ")}) s
+       order by block_number desc, index desc limit $1) p
+     join transactions t on t.hash = p.hash ${FROM}
+     order by t.block_number desc, t.index desc`,
+    params,
+    // One text per combination of types and number of selectors.
     { prepare: true },
   );
 }
@@ -136,11 +168,15 @@ export async function blockTransactionsPage(
   blockNumber: number,
   afterIndex: number | null,
   limit: number,
-  blobsOnly = false,
+  types: readonly TransactionType[] | null = null,
 ) {
+  // `type=` (Blockscout's block transactions filter) along the block's range: a block bounds the scan.
+  const typed = types?.length
+    ? ` and (${types.map((k) => TRANSACTION_TYPE_PREDICATES[k]).join(" or ")})`
+    : "";
   return db.query<TransactionRow>(
-    `select ${COLUMNS} from (select * from transactions t where t.block_number = $1 and t.index > $2
-       ${blobsOnly ? "and t.type = 3" : ""} order by t.index limit $3) t ${FROM} order by t.index`,
+    `select ${COLUMNS} from (select * from transactions t where t.block_number = $1 and t.index > $2${typed}
+       order by t.index limit $3) t ${FROM} order by t.index`,
     [blockNumber, afterIndex ?? -1, limit],
     { prepare: true },
   );

@@ -15,8 +15,17 @@ import {
   TX_CURSOR,
   txCursor,
 } from "../params.js";
+import {
+  ADDRESS_TX_SORT_QUERY,
+  addressTxSort,
+  methodSelectors,
+  sortedTxCursor,
+  TRANSACTION_FILTER_QUERY,
+  transactionTypes,
+} from "./filters.js";
 import { rawTrace } from "./raw-trace.js";
 import {
+  AddressTransactionsPageSchema,
   RawTraceSchema,
   TransactionListSchema,
   TransactionSchema,
@@ -32,20 +41,20 @@ import {
 
 const TxsQuery = Type.Object({
   filter: Type.Optional(Type.Union([Type.Literal("validated"), Type.Literal("pending")])),
-  type: Type.Optional(Type.String()),
-  method: Type.Optional(Type.String()),
+  ...TRANSACTION_FILTER_QUERY,
   ...TX_CURSOR,
   ...PAGING,
 });
 const AddressTxsQuery = Type.Object({
   filter: Type.Optional(Type.Union([Type.Literal("to"), Type.Literal("from")])),
+  ...ADDRESS_TX_SORT_QUERY,
   ...TX_CURSOR,
   ...PAGING,
 });
 const BlockTxsQuery = Type.Object({
   ...BLOCK_CURSOR,
   index: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1 })),
-  type: Type.Optional(Type.String()),
+  type: TRANSACTION_FILTER_QUERY.type,
   ...PAGING,
 });
 const page = answers(TransactionsPageSchema);
@@ -63,7 +72,10 @@ export const transactionRoutes: FastifyPluginAsyncTypebox<ResourceOptions> = asy
     const q = req.query;
     // Lookout indexes blocks, not the mempool: there are no pending transactions to list.
     if (q.filter === "pending") return { items: [], next_page_params: null };
-    return validatedTransactions(deps, txCursor(q), q.filter, q.type);
+    return validatedTransactions(deps, txCursor(q), {
+      types: transactionTypes(q.type),
+      methods: methodSelectors(q.method),
+    });
   });
   app.get(
     "/transactions/:transaction_hash_param",
@@ -99,14 +111,24 @@ export const transactionRoutes: FastifyPluginAsyncTypebox<ResourceOptions> = asy
   );
   app.get(
     "/addresses/:address_hash_param/transactions",
-    { schema: { params: ADDRESS_PARAMS, querystring: AddressTxsQuery, tags: ["addresses"], response: page } },
-    async (req) =>
-      addressTransactions(
+    {
+      schema: {
+        params: ADDRESS_PARAMS,
+        querystring: AddressTxsQuery,
+        tags: ["addresses"],
+        response: answers(AddressTransactionsPageSchema),
+      },
+    },
+    async (req) => {
+      const sort = addressTxSort(req.query);
+      return addressTransactions(
         deps,
         lower(req.params.address_hash_param),
         req.query.filter ?? null,
-        txCursor(req.query),
-      ),
+        sort,
+        sortedTxCursor(req.query, sort),
+      );
+    },
   );
   app.get(
     "/blocks/:block_hash_or_number_param/transactions",
@@ -123,7 +145,7 @@ export const transactionRoutes: FastifyPluginAsyncTypebox<ResourceOptions> = asy
       const block =
         "number" in key ? await blockByNumber(deps.db, key.number) : await blockByHash(deps.db, key.hash);
       if (!block) return reply.code(404).send(NOT_FOUND);
-      return blockTransactions(deps, block.number, req.query.index ?? null, req.query.type);
+      return blockTransactions(deps, block.number, req.query.index ?? null, transactionTypes(req.query.type));
     },
   );
   // Blockscout's home page shows the newest 6 transactions.

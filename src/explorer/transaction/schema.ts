@@ -88,8 +88,22 @@ const page = <C extends ReturnType<typeof Type.Object>>(cursor: C) =>
 
 const TxCursor = { block_number: Type.Integer(), index: Type.Integer(), items_count: Type.Integer() };
 
-/** TransactionsResponseValidated / AddressTransactionsResponse / BlockTransactionsResponse. */
+/** TransactionsResponseValidated / BlockTransactionsResponse. */
 export const TransactionsPageSchema = page(Type.Object(TxCursor));
+
+/**
+ * AddressTransactionsResponse, with the keys Blockscout's next_page_params has beyond the frontend's type (every key
+ * a sort pages by, whatever the sort: Transaction.address_transactions_next_page_params).
+ */
+export const AddressTransactionsPageSchema = page(
+  Type.Object({
+    ...TxCursor,
+    fee: OrNull(Type.String({ pattern: "^[0-9]+$" })),
+    value: Type.String({ pattern: "^[0-9]+$" }),
+    hash: Type.String({ pattern: "^0x[0-9a-f]{64}$" }),
+    inserted_at: Type.String(),
+  }),
+);
 export const TransactionListSchema = Type.Array(TransactionSchema);
 
 /** RawTrace[] (rawTrace.ts): the members every frame has. */

@@ -7,17 +7,21 @@ import type { ExplorerDeps, TokenTransfersOfTransaction } from "../deps.js";
 import { addressObjectsFromColumns, factColumns } from "../objects/address-facts.js";
 import { indexedChainId } from "../objects/verified-store.js";
 import { PAGE_LIMIT, page } from "../paging.js";
+import { sortedAddressTransactionsPage } from "./address-sort.js";
+import type { AddressTxSort, SortedTxCursor } from "./filters.js";
 import {
   type AddressTxFilter,
   addressTransactionsPage,
   blockTransactionsPage,
+  filteredTransactionsPage,
+  type TransactionFilter,
   type TransactionRow,
   type TxCursor,
   transactionAuthorizations,
   transactionByHash,
   transactionsPage,
 } from "./query.js";
-import { type TransactionContext, type TransactionObject, transactionView } from "./view.js";
+import { feeFields, type TransactionContext, type TransactionObject, transactionView } from "./view.js";
 
 /**
  * Decoded inputs of the rows whose callee has a verified ABI (its own or its implementation's); no statement when
@@ -101,51 +105,67 @@ export async function transactionDetails(
   });
 }
 
-/**
- * Whether a `type` filter asks for blob transactions only (the frontend's blob tabs send `type=blob_transaction`).
- * Other types are not filtered on (yet): the list is then unfiltered, as before.
- */
-function blobsOnly(type: string | undefined): boolean {
-  return type?.split(",").every((t) => t.trim() === "blob_transaction") === true;
-}
-
 const txCursor = (r: TransactionRow) => ({ block_number: r.block_number, index: r.index });
 
-/** A page of transaction objects from up to PAGE_LIMIT rows. */
-const txPage = (deps: ExplorerDeps, rows: readonly TransactionRow[], keep?: Record<string, unknown>) =>
-  page({ rows, cursor: txCursor, keep, render: (p) => renderTransactions(deps, p) });
+/**
+ * Blockscout's next_page_params of an address's transactions (Transaction.address_transactions_next_page_params,
+ * whatever the sort): every key any sort pages by, in its key order. `inserted_at` is the block's time: Lookout
+ * records no insertion time, and the position (block_number, index) already tells transactions apart.
+ */
+const addressTxCursor = (r: TransactionRow) => ({
+  block_number: r.block_number,
+  fee: feeFields(r).fee.value,
+  hash: fromBytea(r.hash),
+  index: r.index,
+  inserted_at: r.timestamp.toISOString(),
+  items_count: 0,
+  value: r.value,
+});
 
-/** `/transactions?filter=validated` (the default). `filter` stays in next_page_params, as Blockscout keeps it. */
+/** A page of transaction objects from up to PAGE_LIMIT rows (filters are not repeated, as Blockscout drops them). */
+const txPage = (
+  deps: ExplorerDeps,
+  rows: readonly TransactionRow[],
+  cursor: (r: TransactionRow) => Record<string, unknown> = txCursor,
+) => page({ rows, cursor, render: (p) => renderTransactions(deps, p) });
+
+/** `/transactions?filter=validated` (the default), with Blockscout's `type` and `method` filters. */
 export async function validatedTransactions(
   deps: ExplorerDeps,
   cursor: TxCursor | null,
-  filter?: string,
-  type?: string,
+  filter: TransactionFilter = { types: null, methods: null },
 ) {
-  const rows = await transactionsPage(deps.db, cursor, PAGE_LIMIT, blobsOnly(type));
-  return txPage(deps, rows, filter ? { filter } : {});
+  const rows =
+    filter.types || filter.methods
+      ? await filteredTransactionsPage(deps.db, filter, cursor, PAGE_LIMIT)
+      : await transactionsPage(deps.db, cursor, PAGE_LIMIT);
+  return txPage(deps, rows);
 }
 
-/** `/blocks/{n}/transactions`. */
+/** `/blocks/{n}/transactions` (`type=`: any of those types, as Blockscout's type filter). */
 export async function blockTransactions(
   deps: ExplorerDeps,
   blockNumber: number,
   afterIndex: number | null,
-  type?: string,
+  types: TransactionFilter["types"] = null,
 ) {
-  const rows = await blockTransactionsPage(deps.db, blockNumber, afterIndex, PAGE_LIMIT, blobsOnly(type));
+  const rows = await blockTransactionsPage(deps.db, blockNumber, afterIndex, PAGE_LIMIT, types);
   return txPage(deps, rows);
 }
 
-/** `/addresses/{h}/transactions` (`filter=to|from`). */
+/** `/addresses/{h}/transactions` (`filter=to|from`, Blockscout's `sort` and `order`; null: newest first). */
 export async function addressTransactions(
   deps: ExplorerDeps,
   address: Address,
   filter: AddressTxFilter,
-  cursor: TxCursor | null,
+  sort: AddressTxSort | null,
+  cursor: SortedTxCursor | null,
 ) {
-  const rows = await addressTransactionsPage(deps.db, address, filter, cursor, PAGE_LIMIT);
-  return txPage(deps, rows, filter ? { filter } : {});
+  const rows =
+    sort && !(sort.by === "block_number" && sort.order === "desc")
+      ? await sortedAddressTransactionsPage(deps.db, address, filter, sort, cursor, PAGE_LIMIT)
+      : await addressTransactionsPage(deps.db, address, filter, cursor, PAGE_LIMIT);
+  return txPage(deps, rows, addressTxCursor);
 }
 
 /** The newest `n` transactions (home page). */

@@ -18,10 +18,11 @@ export async function writeBalanceChanges(tx: Queryable, rows: readonly BalanceC
       rows.map((r) => r.timestamp),
     ],
   );
-  // The current balance (top accounts): each address's row of its latest block in the batch, newer blocks win.
+  // The current balance (top accounts): each address's row of its latest block in the batch, newer blocks win. A new
+  // row starts with the address's transaction count so far (the counters stage keeps it from then on).
   await tx.query(
-    `insert into address_coin_balances (address, value, block_number)
-     select distinct on (a) a, v, n
+    `insert into address_coin_balances (address, value, block_number, transactions_count)
+     select distinct on (a) a, v, n, coalesce((select c.transactions_count from address_counters c where c.address = a), 0)
      from unnest($1::bytea[], $2::int8[], $3::numeric[]) as x(a, n, v)
      order by a, n desc
      on conflict (address) do update set value = excluded.value, block_number = excluded.block_number
@@ -43,9 +44,11 @@ export async function revertBalanceChanges(tx: Queryable, ancestor: number): Pro
     [ancestor],
   );
   if (gone.length === 0) return;
+  // The counters stage was reverted first: the count it left is the one of the remaining blocks.
   await tx.query(
-    `insert into address_coin_balances (address, value, block_number)
-     select g.a, c.value, c.block_number
+    `insert into address_coin_balances (address, value, block_number, transactions_count)
+     select g.a, c.value, c.block_number,
+       coalesce((select n.transactions_count from address_counters n where n.address = g.a), 0)
      from unnest($1::bytea[]) as g(a)
      cross join lateral (select value, block_number from coin_balance_changes c
        where c.address = g.a order by c.block_number desc limit 1) c`,

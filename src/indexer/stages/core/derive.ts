@@ -1,5 +1,6 @@
 import type { Address, Hash, Hex } from "viem";
 import type { CallFrame, FetchedBlock } from "../../../chain/types.js";
+import { tokenRowsOf } from "../tokens/derive.js";
 import { unknownMembers } from "./members.js";
 
 /** Rows of the core tables for one batch, column-wise ready for `unnest` inserts. Pure: no I/O. */
@@ -61,6 +62,8 @@ export type TransactionRow = {
   revertReason: Hex | null;
   /** Members of the transaction and its receipt that Lookout does not read, as the node sent them (JSON). */
   unknownMembers: string | null;
+  /** Some of its logs are token transfers (the rows the tokens stage writes): `type=token_transfer`. */
+  hasTokenTransfers: boolean;
 };
 
 export type LogRow = {
@@ -112,6 +115,7 @@ export function internalCreations(root: CallFrame): CallFrame[] {
 
 export function deriveCoreRows(fetched: readonly FetchedBlock[]): CoreRows {
   const rows: CoreRows = { blocks: [], transactions: [], logs: [], creations: [] };
+  const withTransfers = new Set(tokenRowsOf(fetched).transfers.map((t) => t.transactionHash.toLowerCase()));
   for (const { block, receipts, calls } of fetched) {
     const number = Number(block.number);
     const baseFee = block.baseFeePerGas == null ? null : BigInt(block.baseFeePerGas);
@@ -156,6 +160,7 @@ export function deriveCoreRows(fetched: readonly FetchedBlock[]): CoreRows {
         blockHash: block.hash,
         revertReason: status === 0 ? (calls?.[i]?.output ?? null) : null,
         unknownMembers: extra ? JSON.stringify(extra) : null,
+        hasTokenTransfers: withTransfers.has(tx.hash.toLowerCase()),
       });
       const gasUsed = BigInt(r.gasUsed ?? "0x0");
       const price = BigInt(r.effectiveGasPrice ?? tx.gasPrice ?? "0x0");

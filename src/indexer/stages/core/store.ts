@@ -1,7 +1,11 @@
 import { toBytea, toByteaOrNull } from "../../../db/bytes.js";
 import type { Queryable } from "../../../db/db.js";
 import type { BlockRow, CoreRows, CreationRow, LogRow, TransactionRow } from "./derive.js";
+import { contractsAndTokens, markNewContracts, unmarkLostContracts } from "./transaction-facts.js";
 import { unnestInsert } from "./unnest-insert.js";
+
+/** A transaction row with the facts that depend on other rows (transaction-facts.ts). */
+type StoredTransaction = TransactionRow & { toIsContract: boolean; createsToken: boolean };
 
 /**
  * A list of hashes per row travels as one comma-separated text (unnest would flatten a 2-D bytea array);
@@ -41,7 +45,7 @@ const insertBlocks = unnestInsert<BlockRow>("blocks", [
   { column: "blob_gas_price", type: "numeric", get: (b) => b.blobGasPrice },
 ]);
 
-const insertTransactions = unnestInsert<TransactionRow>("transactions", [
+const insertTransactions = unnestInsert<StoredTransaction>("transactions", [
   { column: "hash", type: "bytea", get: (r) => toBytea(r.hash) },
   { column: "block_number", type: "int8", get: (r) => r.blockNumber },
   { column: "index", type: "int4", get: (r) => r.index },
@@ -72,6 +76,9 @@ const insertTransactions = unnestInsert<TransactionRow>("transactions", [
   { column: "block_hash", type: "bytea", get: (r) => toBytea(r.blockHash) },
   { column: "revert_reason", type: "text", get: (r) => r.revertReason },
   { column: "unknown_members", type: "text", get: (r) => r.unknownMembers, sql: (v) => `${v}::jsonb` },
+  { column: "has_token_transfers", type: "bool", get: (r) => r.hasTokenTransfers },
+  { column: "to_is_contract", type: "bool", get: (r) => r.toIsContract },
+  { column: "creates_token", type: "bool", get: (r) => r.createsToken },
 ]);
 
 const insertLogs = unnestInsert<LogRow>("logs", [
@@ -99,18 +106,52 @@ const insertCreations = unnestInsert<CreationRow>("contract_creations", [
   { column: "runtime_code", type: "bytea", get: (c) => toByteaOrNull(c.runtimeCode) },
 ]);
 
+const lower = (a: string) => a.toLowerCase();
+
+/**
+ * Whether each transaction's recipient is a contract and its created contract a token, by the stored rows and the
+ * batch's own creations (the tokens and proxies stages add what they find after it): one lookup per batch.
+ */
+async function withContractFacts(tx: Queryable, rows: CoreRows) {
+  const created = new Set(rows.creations.map((c) => lower(c.address)));
+  const asked = new Set<string>();
+  for (const t of rows.transactions) {
+    if (t.to) asked.add(lower(t.to));
+    if (t.contractAddress) asked.add(lower(t.contractAddress));
+  }
+  const known = await contractsAndTokens(tx, [...asked].map(toBytea));
+  const transactions: StoredTransaction[] = rows.transactions.map((t) => ({
+    ...t,
+    toIsContract: t.to !== null && (known.contracts.has(lower(t.to)) || created.has(lower(t.to))),
+    createsToken: t.contractAddress !== null && known.tokens.has(lower(t.contractAddress)),
+  }));
+  return { transactions, fresh: [...created].filter((a) => !known.contracts.has(a)) };
+}
+
 /** Writes one batch of core rows with one multi-row `unnest` insert per table (inside the caller's transaction). */
 export async function writeCoreRows(tx: Queryable, rows: CoreRows): Promise<void> {
+  const { transactions, fresh } = await withContractFacts(tx, rows);
   await insertBlocks(tx, rows.blocks);
-  await insertTransactions(tx, rows.transactions);
+  await insertTransactions(tx, transactions);
   await insertLogs(tx, rows.logs);
   await insertCreations(tx, rows.creations);
+  // An address called before it was created (a counterfactual CREATE2 address) is called as a contract now.
+  if (fresh.length && rows.blocks.length)
+    await markNewContracts(tx, fresh.map(toBytea), rows.blocks[0]!.number);
 }
 
 /** Deletes every core row derived from blocks above `ancestor` (a reorganisation). */
 export async function revertCoreRows(tx: Queryable, ancestor: number): Promise<void> {
-  for (const table of ["contract_creations", "logs", "transactions", "blocks"]) {
+  const uncreated = await tx.query<{ address: Uint8Array }>(
+    "delete from contract_creations where block_number > $1 returning address",
+    [ancestor],
+  );
+  for (const table of ["logs", "transactions", "blocks"]) {
     const column = table === "blocks" ? "number" : "block_number";
     await tx.query(`delete from ${table} where ${column} > $1`, [ancestor]);
   }
+  await unmarkLostContracts(
+    tx,
+    uncreated.map((r) => r.address),
+  );
 }

@@ -56,6 +56,15 @@ const UPSERT_FROM_FACTS = `
     ${COUNTER_COLUMNS.map(([c]) => `${c} = address_counters.${c} + excluded.${c}`).join(",\n    ")}`;
 
 /**
+ * The top-accounts list sorts by transaction count from its own table (an index beside the balance): the counts
+ * just changed (`counted`: address, transactions_count) are copied to the rows of addresses that have a balance.
+ */
+const SYNC_BALANCE_ROWS = `
+  update address_coin_balances b set transactions_count = c.transactions_count
+  from counted c where b.address = c.address and b.transactions_count <> c.transactions_count
+  returning 1`;
+
+/**
  * Writing a batch ($3 = 1): the facts are gathered once and feed both the per-address counters and the first
  * sightings (`addresses`), whose number of new rows goes to the 'addresses' chain counter. An address whose coin
  * balance was recorded is seen too (a development node's funded accounts get theirs at genesis, before any
@@ -64,7 +73,8 @@ const UPSERT_FROM_FACTS = `
  */
 export const ADD_ADDRESS_FACTS = `
   with facts as (${ADDRESS_FACTS}),
-  counted as (${UPSERT_FROM_FACTS}),
+  counted as (${UPSERT_FROM_FACTS} returning address, transactions_count),
+  synced as (${SYNC_BALANCE_ROWS}),
   added as (
     insert into addresses (address, first_block)
     select address, min(block) from (
@@ -80,9 +90,12 @@ export const ADD_ADDRESS_FACTS = `
 
 /** Reverting ($3 = -1): subtracts, and returns the addresses whose counters all reached 0. */
 export const SUBTRACT_ADDRESS_FACTS = `
-  with facts as (${ADDRESS_FACTS})
-  ${UPSERT_FROM_FACTS}
-  returning address, (${COUNTER_COLUMNS.map(([c]) => `address_counters.${c} = 0`).join(" and ")}) as empty`;
+  with facts as (${ADDRESS_FACTS}),
+  counted as (${UPSERT_FROM_FACTS}
+    returning address, transactions_count,
+      (${COUNTER_COLUMNS.map(([c]) => `address_counters.${c} = 0`).join(" and ")}) as empty),
+  synced as (${SYNC_BALANCE_ROWS})
+  select address, empty from counted`;
 
 /** Chain-wide deltas of the range times $3 ('withdrawals_sum' in wei, for /withdrawals/counters). */
 export const UPSERT_CHAIN_COUNTERS = `

@@ -4,6 +4,7 @@ import type { FetchedBlock } from "../../../chain/types.js";
 import { toBytea } from "../../../db/bytes.js";
 import type { Queryable } from "../../../db/db.js";
 import type { IndexerExtension } from "../../pipeline/extension.js";
+import { markNewContracts, unmarkLostContracts } from "../core/transaction-facts.js";
 import { detectProxy, UPGRADED_TOPIC } from "./detect.js";
 
 /** Contracts whose implementation may have changed in a batch: created by a transaction, or emitting Upgraded. Pure. */
@@ -51,9 +52,22 @@ export function createProxiesExtension(): IndexerExtension {
           rows.map((r) => toBytea(r.info!.implementation)),
         ],
       );
+      // A proxy is a contract: transactions to one the index knew no other way are contract calls now.
+      await markNewContracts(
+        tx,
+        rows.map((r) => toBytea(r.address)),
+        Number(batch[0]!.block.number),
+      );
     },
     async revert(tx, ancestor) {
-      await tx.query("delete from address_proxies where block_number > $1", [ancestor]);
+      const gone = await tx.query<{ address: Uint8Array }>(
+        "delete from address_proxies where block_number > $1 returning address",
+        [ancestor],
+      );
+      await unmarkLostContracts(
+        tx,
+        gone.map((r) => r.address),
+      );
     },
   };
 }

@@ -12,6 +12,21 @@ export type TokenRows = {
   malformed: Array<{ blockNumber: number; logIndex: number; address: Address; reason: string }>;
 };
 
+const derived = new WeakMap<readonly FetchedBlock[], TokenRows>();
+
+/**
+ * deriveTokenRows of a batch, derived once: the core stage reads which transactions have transfers from the same
+ * batch array the tokens stage writes them from. Pure (the rows are not to be changed).
+ */
+export function tokenRowsOf(batch: readonly FetchedBlock[]): TokenRows {
+  let rows = derived.get(batch);
+  if (!rows) {
+    rows = deriveTokenRows(batch);
+    derived.set(batch, rows);
+  }
+  return rows;
+}
+
 /** Token transfers and token contracts of a batch, in chain order. Pure. */
 export function deriveTokenRows(batch: readonly FetchedBlock[]): TokenRows {
   const transfers: TransferRow[] = [];

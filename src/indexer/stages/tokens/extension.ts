@@ -1,6 +1,6 @@
 import type { Logger } from "../../../util/logger.js";
 import type { IndexerExtension } from "../../pipeline/extension.js";
-import { deriveTokenRows } from "./derive.js";
+import { tokenRowsOf } from "./derive.js";
 import { revertTokenRows, writeTokenRows } from "./store.js";
 
 export type TokensExtensionStats = { transfers: number; malformed: number };
@@ -18,13 +18,13 @@ export function createTokensExtension(
     name: "tokens",
     stats,
     async write(tx, batch) {
-      const rows = deriveTokenRows(batch);
+      const rows = tokenRowsOf(batch);
       for (const m of rows.malformed)
         o.logger?.debug(
           { block: m.blockNumber, log_index: m.logIndex, address: m.address, reason: m.reason },
           "Skipped a malformed token event",
         );
-      await writeTokenRows(tx, rows);
+      await writeTokenRows(tx, rows, batch.length ? Number(batch[0]!.block.number) : 0);
       stats.transfers += rows.transfers.length;
       stats.malformed += rows.malformed.length;
     },

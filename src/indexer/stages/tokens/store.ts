@@ -1,6 +1,7 @@
 import type { Address } from "viem";
 import { fromBytea, toBytea } from "../../../db/bytes.js";
 import type { Queryable } from "../../../db/db.js";
+import { markNewTokens, unmarkLostContracts, unmarkLostTokens } from "../core/transaction-facts.js";
 import { addCounterDeltas, counterDeltas, probeHolders, syncHoldersCount, touchedPairs } from "./counters.js";
 import type { TokenType } from "./decode.js";
 import {
@@ -14,8 +15,11 @@ import {
 
 const PRIORITY_SQL = `array['ERC-20','ERC-721','ERC-1155','ERC-404']`;
 
-/** Writes a batch's transfers, tokens, instances and the holdings they change (inside the batch transaction). */
-export async function writeTokenRows(tx: Queryable, rows: TokenRows): Promise<void> {
+/**
+ * Writes a batch's transfers, tokens, instances and the holdings they change (inside the batch transaction); the
+ * batch starts at block `from`.
+ */
+export async function writeTokenRows(tx: Queryable, rows: TokenRows, from: number): Promise<void> {
   const { transfers, tokens } = rows;
   if (transfers.length === 0) return;
   await insertTransfers(tx, transfers);
@@ -32,6 +36,12 @@ export async function writeTokenRows(tx: Queryable, rows: TokenRows): Promise<vo
       tokens.map((t) => t.firstBlock),
       tokens.map((t) => t.mintedOrBurned),
     ],
+  );
+  // A token first seen here is a contract, and its creation a token creation (the explorer's type filters).
+  await markNewTokens(
+    tx,
+    tokens.map((t) => toBytea(t.address)),
+    from,
   );
   const nft = transfers.filter((t) => t.tokenId !== null);
   if (nft.length) {
@@ -181,7 +191,14 @@ export async function revertTokenRows(tx: Queryable, ancestor: number): Promise<
       amount: BigInt(r.amount),
     }),
   );
-  await tx.query("delete from address_proxies where block_number > $1", [ancestor]);
+  const unproxied = await tx.query<{ address: Uint8Array }>(
+    "delete from address_proxies where block_number > $1 returning address",
+    [ancestor],
+  );
+  await unmarkLostContracts(
+    tx,
+    unproxied.map((r) => r.address),
+  );
   if (removed.length === 0) return;
   removed.sort(
     (a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex || a.batchIndex - b.batchIndex,
@@ -226,7 +243,14 @@ export async function revertTokenRows(tx: Queryable, ancestor: number): Promise<
   }
   await addCounterDeltas(tx, counterDeltas(pairs, before, await probeHolders(tx, pairs), removed, -1));
   await tx.query("delete from token_instances where first_block > $1", [ancestor]);
-  await tx.query("delete from tokens where first_block > $1", [ancestor]);
+  const gone = await tx.query<{ address: Uint8Array }>(
+    "delete from tokens where first_block > $1 returning address",
+    [ancestor],
+  );
+  await unmarkLostTokens(
+    tx,
+    gone.map((r) => r.address),
+  );
   const touched = [...new Set(removed.map((r) => r.token))];
   // A type raised by a reverted event falls back to the highest kind still on record.
   await tx.query(
