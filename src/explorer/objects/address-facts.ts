@@ -33,14 +33,19 @@ export type FactsEntry = readonly [address: Uint8Array | Address, facts: Address
  * parameter holding the address. Same sources and rules as loadAddressObjects.
  */
 export function addressFactsSubquery(param: string): string {
-  return `(select (exists (select 1 from contract_creations where address = ${param})
-      or exists (select 1 from address_proxies where address = ${param})
-      or exists (select 1 from tokens where address = ${param})) as o_is_contract,
+  return `(select ${isContractSql(param)} as o_is_contract,
     (select name from tokens where address = ${param}) as o_token_name,
     o_proxy.proxy_type as o_proxy_type, o_proxy.implementation as o_implementation,
     ${verifiedName(param)} as o_verified_name, ${verifiedName("o_proxy.implementation")} as o_impl_verified_name
     from (select 1) one left join lateral (select proxy_type, implementation from address_proxies
       where address = ${param} order by block_number desc limit 1) o_proxy on true)`;
+}
+
+/** Whether the address bound at `param` holds a contract: the index saw its creation, or it is a proxy or a token. */
+export function isContractSql(param: string): string {
+  return `(exists (select 1 from contract_creations where address = ${param})
+      or exists (select 1 from address_proxies where address = ${param})
+      or exists (select 1 from tokens where address = ${param}))`;
 }
 
 const FACT_NAMES = [
