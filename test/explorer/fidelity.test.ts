@@ -155,9 +155,12 @@ describe("explorer values as Blockscout means them (against anvil)", () => {
     const list = await get("/api/v2/smart-contracts");
     const item = list.body.items.find((i: any) => i.address.hash === getAddress(splitter));
     expect(item).toMatchObject({ transactions_count: toSplitter.length, reputation: "ok" });
-    // An account's counts what it sent and received (A: its deployments and token calls; received splits).
+    // The transactions tab counts what its list shows, the creation included, as Blockscout's tab counter does.
     const tabs = await get(`/api/v2/addresses/${splitter}/tabs-counters`);
-    expect(tabs.body.transactions_count).toBe(toSplitter.length);
+    const listed = (await get(`/api/v2/addresses/${splitter}/transactions`)).body.items;
+    expect(listed.map((i: any) => i.hash)).toContain(tx.deploySplitter);
+    expect(tabs.body.transactions_count).toBe(listed.length);
+    expect(listed).toHaveLength(toSplitter.length + 1);
   });
 
   it("token_transfers_count: an ERC-1155 batch is one transfer, as Blockscout keeps it (D6)", async () => {

@@ -8,6 +8,7 @@ const ZERO: AddressCountersRow = {
   token_transfers_count: "0",
   gas_used: "0",
   gas_used_incoming: "0",
+  created_count: "0",
   is_contract: false,
   validations_count: "0",
   internal_transactions_count: "0",
@@ -46,7 +47,9 @@ export function tabsCountersView(r: AddressCountersRow | null, tokenBalancesCoun
     logs_count: capped(c.logs_count),
     token_balances_count: Math.min(TAB_COUNTER_CAP, tokenBalancesCount),
     token_transfers_count: capped(c.token_transfers_count),
-    transactions_count: capped(c.transactions_count),
+    // The tab lists the address's transactions, its creation included (Blockscout counts from, to and created
+    // contract for the tab), so its count does too; /counters' transactions_count leaves the creation out.
+    transactions_count: capped(String(BigInt(c.transactions_count) + BigInt(c.created_count))),
     validations_count: capped(c.validations_count),
     withdrawals_count: capped(c.withdrawals_count),
   };
