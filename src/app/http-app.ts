@@ -59,6 +59,9 @@ export type AppDeps = {
 // The app as route modules see it: any logger, TypeBox schemas inferring handler types.
 export type App = FastifyInstance;
 
+/** Blockscout's CORSPlug defaults (GET, POST, PUT, PATCH, DELETE, OPTIONS), with HEAD, which Lookout serves too. */
+export const CORS_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
 /** `CORS_ORIGIN` as @fastify/cors takes it: any origin (`*`), or the listed ones (echoed back when they match). */
 export function corsOrigin(list: readonly string[] | undefined): string | string[] {
   if (!list || list.length === 0 || list.includes("*")) return "*";
@@ -116,8 +119,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // (OPTIONS) are answered for all of them.
   // strictPreflight off: an OPTIONS without preflight headers gets the 204 Blockscout's CORSPlug answers, not a
   // plain-text 400 outside every dialect.
+  // The methods are Blockscout's (CORSPlug's defaults): the frontend's PATCH (refetch metadata) needs a preflight.
+  // Requested headers are echoed, a superset of CORSPlug's fixed list (the frontend's `updated-gas-oracle`,
+  // `show-scam-tokens` and recaptcha headers included).
   await app.register(cors, {
     origin: corsOrigin(deps.config.corsOrigin),
+    methods: CORS_METHODS,
     maxAge: 86_400,
     strictPreflight: false,
   });

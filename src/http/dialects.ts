@@ -11,8 +11,8 @@ export type ErrorShape = { status: number; body: unknown };
 export type ErrorCause =
   /** Outside any API plugin: a malformed URL or request, an error of a hook, a 5xx nobody handled. */
   | { kind: "framework" }
-  /** A route nobody registered (the message names it: `Not found: GET /path`). */
-  | { kind: "not-found" }
+  /** A route nobody registered (the message names it: `Not found: GET /path`), asked with `method`. */
+  | { kind: "not-found"; method?: string }
   /** A request that failed its route's JSON schema. */
   | { kind: "validation"; error: FastifyError }
   /** Our InvalidInputError: the request cannot be served as sent. */
@@ -89,7 +89,7 @@ export function createDialectHandlers(table: readonly ErrorDialect[]) {
     /** Routes nobody registered, any method. */
     notFoundHandler(req: FastifyRequest, reply: FastifyReply): void {
       const message = `Not found: ${req.method} ${req.url.split("?")[0]}`;
-      void send(reply, dialectOf(req.url).error(404, message, { kind: "not-found" }));
+      void send(reply, dialectOf(req.url).error(404, message, { kind: "not-found", method: req.method }));
     },
 
     /** The app-level error handler: what no API plugin handled (errors of hooks, of routes outside the plugins). */

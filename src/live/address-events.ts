@@ -2,7 +2,13 @@ import type { Address } from "viem";
 import { fromBytea, toBytea } from "../db/bytes.js";
 import { coinBalanceItem } from "../explorer/coin-balance/view.js";
 import type { ExplorerDeps } from "../explorer/deps.js";
-import { rangeChangedTokens, TOKEN_TYPES, tokenBalances } from "../explorer/token-balance/query.js";
+import {
+  rangeChangedTokens,
+  TOKEN_TYPES,
+  type TokenBalanceRow,
+  tokenBalances,
+  tokenColumnsOf,
+} from "../explorer/token-balance/query.js";
 import { type TokenBalanceItem, tokenBalanceView } from "../explorer/token-balance/view.js";
 import { rangeAddressTransfers } from "../explorer/token-transfer/query.js";
 import { renderTransfers } from "../explorer/token-transfer/service.js";
@@ -119,12 +125,12 @@ export async function publishAddressEvents(
     "token_transfers",
   );
 
-  const byHolder = new Map<string, { block: number; tokens: Set<string> }>();
+  const byHolder = new Map<string, { block: number; tokens: Map<string, readonly string[]> }>();
   for (const c of changed) {
     const holder = fromBytea(c.holder);
-    const h = byHolder.get(holder) ?? { block: 0, tokens: new Set<string>() };
+    const h = byHolder.get(holder) ?? { block: 0, tokens: new Map<string, readonly string[]>() };
     h.block = Math.max(h.block, c.block_number);
-    h.tokens.add(fromBytea(c.token_address));
+    h.tokens.set(fromBytea(c.token_address), c.token_ids ?? []);
     byHolder.set(holder, h);
   }
   await Promise.all(
@@ -141,17 +147,19 @@ export async function publishAddressEvents(
 /**
  * `updated_token_balances_erc_20|721|1155|404`: the holder's current balances of the tokens that moved, per type,
  * as the items of `/addresses/{h}/tokens?type=` (the frontend replaces or adds them there), at most 50 each with
- * `overflow`. A balance that fell to zero is not listed (Lookout keeps no zero balances).
+ * `overflow`. A balance that fell to zero is sent with value "0", as Blockscout sends the current balances it
+ * imported, zeros included (Lookout keeps no zero rows: they are made here for the tokens and ids that moved).
  */
 async function publishTokenBalances(
   deps: ExplorerDeps,
   hub: LiveHub,
   holder: Address,
-  tokens: ReadonlySet<string>,
+  moved: ReadonlyMap<string, readonly string[]>,
 ) {
-  const rows = (await tokenBalances(deps.db, holder, TOKEN_TYPES)).filter((r) =>
-    tokens.has(fromBytea(r.token_address)),
+  const rows: TokenBalanceRow[] = (await tokenBalances(deps.db, holder, TOKEN_TYPES)).filter((r) =>
+    moved.has(fromBytea(r.token_address)),
   );
+  rows.push(...(await zeroBalances(deps, rows, moved)));
   const perType = new Map<string, TokenBalanceItem[]>();
   for (const r of rows) {
     if (!r.t_type) continue;
@@ -169,4 +177,35 @@ async function publishTokenBalances(
       overflow: items.length > TOKEN_BALANCES_LIMIT,
     });
   }
+}
+
+/**
+ * Value-"0" rows for what moved and is no longer held: a fungible token (ERC-20, ERC-404) or an ERC-721 collection
+ * without a current balance row, an ERC-1155 id that moved without one.
+ */
+async function zeroBalances(
+  deps: ExplorerDeps,
+  held: readonly TokenBalanceRow[],
+  moved: ReadonlyMap<string, readonly string[]>,
+): Promise<TokenBalanceRow[]> {
+  const heldKeys = new Set(held.map((r) => `${fromBytea(r.token_address)}:${r.token_id ?? ""}`));
+  const heldTokens = new Set<string>(held.map((r) => fromBytea(r.token_address)));
+  const candidates = [...moved.keys()].filter(
+    (t) => !heldTokens.has(t) || (moved.get(t) ?? []).some((id) => !heldKeys.has(`${t}:${id}`)),
+  );
+  if (!candidates.length) return [];
+  const out: TokenBalanceRow[] = [];
+  for (const t of await tokenColumnsOf(
+    deps.db,
+    candidates.map((c) => toBytea(c)),
+  )) {
+    const token = fromBytea(t.token_address);
+    if (t.t_type === "ERC-1155") {
+      for (const id of moved.get(token) ?? [])
+        if (!heldKeys.has(`${token}:${id}`)) out.push({ ...t, token_id: id, value: "0" });
+    } else if (!heldTokens.has(token)) {
+      out.push({ ...t, token_id: null, value: "0" });
+    }
+  }
+  return out;
 }

@@ -51,7 +51,7 @@ describe("bounded requests", () => {
       // Closed by the server after the configured limit, not at Node's default of five minutes.
       expect(answer.ms).toBeLessThan(60_000);
       // The server still answers, and closes promptly.
-      expect((await app.inject({ url: "/api/v2/no-such-route" })).statusCode).toBe(404);
+      expect((await app.inject({ url: "/api/v2/no-such-route" })).statusCode).toBe(400);
     } finally {
       await app.close();
       await t.drop();

@@ -237,7 +237,7 @@ describe("more /api/v2 routes: block internal transactions, withdrawals, home ch
         num(b.number),
         getAddress(w.address),
         (BigInt(w.amount) * 10n ** 9n).toString(),
-        new Date(num(b.timestamp) * 1000).toISOString(),
+        new Date(num(b.timestamp) * 1000).toISOString().replace(".000Z", ".000000Z"),
       ]),
     );
     const c = await get("/api/v2/withdrawals/counters", WithdrawalsCountersSchema);
@@ -275,7 +275,7 @@ describe("more /api/v2 routes: block internal transactions, withdrawals, home ch
       args: [to, 1234n],
     });
     const decoded = {
-      method_id: calldata.slice(0, 10),
+      method_id: calldata.slice(2, 10),
       method_call: "transfer(address to, uint256 value)",
       parameters: [
         { name: "to", type: "address", value: getAddress(to) },

@@ -47,21 +47,29 @@ export async function recomputedCounters(
       address[k][field] = String(r.n);
     }
   };
+  // Blockscout's meanings: transactions sent or received (a contract's creation is not one of its transactions),
+  // token transfers one per log (an ERC-1155 batch is one).
   put(
     await db.query(
       `select a, count(distinct hash) as n from (
          select from_address a, hash from transactions
          union all select to_address, hash from transactions where to_address is not null
-         union all select contract_address, hash from transactions where contract_address is not null and status <> 0
        ) x group by a`,
     ),
     "transactions_count",
   );
   put(
     await db.query(
-      `select a, count(distinct (block_number, log_index, batch_index)) as n from (
-         select from_address a, block_number, log_index, batch_index from token_transfers
-         union all select to_address, block_number, log_index, batch_index from token_transfers
+      `select contract_address a, count(*) as n from transactions
+       where contract_address is not null and status <> 0 group by contract_address`,
+    ),
+    "created_count",
+  );
+  put(
+    await db.query(
+      `select a, count(distinct (block_number, log_index)) as n from (
+         select from_address a, block_number, log_index from token_transfers
+         union all select to_address, block_number, log_index from token_transfers
        ) x group by a`,
     ),
     "token_transfers_count",
@@ -69,6 +77,12 @@ export async function recomputedCounters(
   put(
     await db.query("select from_address a, sum(gas_used) as n from transactions group by from_address"),
     "gas_used",
+  );
+  put(
+    await db.query(
+      "select to_address a, sum(gas_used) as n from transactions where to_address is not null group by to_address",
+    ),
+    "gas_used_incoming",
   );
   put(await db.query("select miner a, count(*) as n from blocks group by miner"), "validations_count");
   put(
@@ -90,8 +104,10 @@ export async function recomputedCounters(
   );
   const fields = [
     "transactions_count",
+    "created_count",
     "token_transfers_count",
     "gas_used",
+    "gas_used_incoming",
     "validations_count",
     "internal_transactions_count",
     "logs_count",

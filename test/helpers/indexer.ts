@@ -19,7 +19,8 @@ export async function createTestIndexer(
     chainType?: ChainTypeSetting;
   } = {},
 ): Promise<Indexer> {
-  const r = createRpc({ url, batchSize: 100, timeoutMs: 10_000, retries: 3, concurrency: 4 });
+  // A loaded 2-core machine can take anvil past 10 s on a traced batch: a generous deadline, not a flaky failure.
+  const r = createRpc({ url, batchSize: 100, timeoutMs: 60_000, retries: 3, concurrency: 4 });
   const caps = await detectCapabilities(r, { traces: o.traces ?? "auto", chainType: o.chainType ?? "auto" });
   const indexer = new Indexer({
     db,

@@ -23,7 +23,7 @@ import {
   vyperEvmVersions,
 } from "../../src/verifier/compilers/index.js";
 import { guardOutput, sanitizeInput } from "../../src/verifier/compilers/sanitize.js";
-import { resolveVersion } from "../../src/verifier/compilers/version.js";
+import { compareVersions, resolveVersion } from "../../src/verifier/compilers/version.js";
 import type { VerifierCompilers } from "../../src/verifier/service/index.js";
 import { sharedFixturePaths } from "./shared-fixtures.js";
 
@@ -52,10 +52,10 @@ export class RecordedVyperCompiler implements Compiler {
 
   constructor(readonly recordings: readonly Recording[]) {}
 
-  /** Versions of the recordings, canonical (`v0.4.1-b1+commit.039d3692`), newest first. */
+  /** Versions of the recordings, canonical (`v0.4.1b1+commit.039d3692`), newest first. */
   versions(): string[] {
     const all = [...new Set(this.recordings.map((r) => canonicalVersion(r.version)))];
-    return all.sort((a, b) => (a < b ? 1 : -1));
+    return all.sort((a, b) => compareVersions(parseVersion(b)!, parseVersion(a)!));
   }
 
   async compile(req: CompileRequest): Promise<CompilerOutput> {

@@ -55,6 +55,23 @@ describe("CORS", () => {
     expect(ok.statusCode).toBe(200);
   });
 
+  it("lets the frontend's PATCH through a preflight (refetch metadata), with the methods Blockscout's CORSPlug allows", async () => {
+    const app = await build({});
+    const preflight = await app.inject({
+      method: "OPTIONS",
+      url: `/api/v2/tokens/${ADDRESS}/instances/1000/refetch-metadata`,
+      headers: {
+        origin: "http://localhost:3000",
+        "access-control-request-method": "PATCH",
+        "access-control-request-headers": "content-type,recaptcha-v2-response",
+      },
+    });
+    expect(preflight.statusCode).toBe(204);
+    const allowed = String(preflight.headers["access-control-allow-methods"]).split(/\s*,\s*/);
+    for (const m of ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) expect(allowed).toContain(m);
+    expect(String(preflight.headers["access-control-allow-headers"])).toMatch(/recaptcha-v2-response/);
+  });
+
   it("allows only the configured origins when CORS_ORIGIN lists them", async () => {
     const app = await build({ CORS_ORIGIN: "https://explorer.example, http://localhost:3000" });
     const allowed = await app.inject({

@@ -103,6 +103,42 @@ describe("live updates: indexing status, token events, token-instance metadata",
     expect(await counts.next()).toEqual({ token_transfer: 1 });
   });
 
+  it("sends a token balance that falls to zero as value 0 (ERC-20, and an ERC-1155 id)", async () => {
+    const C = chain.accounts[2]!.address.toLowerCase() as Address;
+    const url = chain.anvil.url;
+    await invoke(url, A, coin, "TestCoin", "transfer", [C, 77n]);
+    await invoke(url, A, inline, "Test1155", "mint", [C, 7n, 2n]);
+    await indexNow();
+    const s = socket();
+    const ch = await join(s, `addresses:${C}`);
+    const erc20 = collect(ch, "updated_token_balances_erc_20");
+    const erc1155 = collect(ch, "updated_token_balances_erc_1155");
+    // C gives everything away: nothing held any more, on the node and in the explorer.
+    await invoke(url, C, coin, "TestCoin", "transfer", [A, 77n]);
+    await invoke(url, C, inline, "Test1155", "burn", [C, 7n, 2n]);
+    await indexNow();
+    expect(BigInt((await read(url, coin, "TestCoin", "balanceOf", [C]))!)).toBe(0n);
+    expect((await api(`/addresses/${C}/tokens`)).items).toEqual([]);
+    const fungible = await erc20.next();
+    expect(fungible.overflow).toBe(false);
+    expect(fungible.token_balances).toEqual([
+      expect.objectContaining({
+        token: expect.objectContaining({ type: "ERC-20" }),
+        token_id: null,
+        value: "0",
+      }),
+    ]);
+    expect(fungible.token_balances[0].token.address_hash.toLowerCase()).toBe(coin);
+    const multi = await erc1155.next();
+    expect(multi.token_balances).toEqual([
+      expect.objectContaining({
+        token: expect.objectContaining({ type: "ERC-1155" }),
+        token_id: "7",
+        value: "0",
+      }),
+    ]);
+  });
+
   it("sends a token's total supply and an instance's fetched metadata from the token workers", async () => {
     const s = socket();
     const supply = collect(await join(s, `tokens:${coin}`), "total_supply");

@@ -78,7 +78,10 @@ describe("verified-contract store: no downgrade, automatic verification, search 
     // A comment changes the metadata hash only: these sources match partially.
     const edited = { "Vault.sol": `${TOKENISH}// edited\n` };
     const [item] = (await verifyJson(first, edited)).body.contractVerificationResults.items;
-    expect(item).toMatchObject({ status: "FULLY_VERIFIED", alreadyVerified: true });
+    // The status describes the sources sent; the message names the full match that stays.
+    expect(item).toMatchObject({ status: "PARTIALLY_VERIFIED", matchType: "partial", alreadyVerified: true });
+    expect(item.message).toMatch(/already fully verified as Vault\.sol:Vault/);
+    expect(item).not.toHaveProperty("sent");
     const rec = await getVerifiedContract(env.db.db, chainId, first);
     expect(rec!.sources).toEqual(sources);
     const [again] = (await verifyJson(first, sources)).body.contractVerificationResults.items;
@@ -169,7 +172,7 @@ describe("verified-contract store: no downgrade, automatic verification, search 
     // Edited sources are other inputs: the store has no compilation of them, so the compiler runs.
     const edited = { "Vault.sol": `${TOKENISH}// other inputs\n` };
     const [partial] = (await verifyJson(third, edited)).body.contractVerificationResults.items;
-    expect(partial).toMatchObject({ status: "FULLY_VERIFIED", alreadyVerified: true });
+    expect(partial).toMatchObject({ status: "PARTIALLY_VERIFIED", alreadyVerified: true });
     expect(env.compilers.stats.compilations + env.compilers.stats.cacheHits).toBeGreaterThan(
       compilations + cacheHits,
     );

@@ -222,8 +222,9 @@ describeWithSharedFixtures("every Vyper fixture through both Vyper endpoints", (
       "interfaces/ERC20.json",
       "interfaces/Router.vy",
     ]);
+    // Named as Vyper and its release list name it, not with a hyphen inserted.
     expect(byAddress.get(addresses.get("vyper/auxdata-0.4.1.json")!.toLowerCase())!.compiler_version).toBe(
-      "v0.4.1-b1+commit.039d3692",
+      "v0.4.1b1+commit.039d3692",
     );
   });
 });
@@ -491,6 +492,7 @@ describeWithSharedFixtures("requests", () => {
       evmVersions: ["london", "paris", "shanghai", "cancun", "default"],
     });
     expect(versions.map((v) => v.version)).toContain("v0.3.1+commit.0463ea4c");
+    expect(versions.map((v) => v.version)).toContain("v0.4.1b1+commit.039d3692");
   });
 
   it("the stand-in fails loudly on anything it has no recording for", async () => {

@@ -9,7 +9,7 @@ export type AddressDetails = AddressObject &
   CoinBalanceSummary & {
     creator_address_hash: string | null;
     creation_transaction_hash: string | null;
-    creation_status: "success" | null;
+    creation_status: "success" | "selfdestructed" | null;
     token: TokenObject | null;
     exchange_rate: null;
     has_validated_blocks: boolean;
@@ -36,7 +36,9 @@ export function addressDetailsView(
     ...balance,
     creator_address_hash: checksumOrNull(fromByteaOrNull(r.creator)),
     creation_transaction_hash: fromByteaOrNull(r.creation_tx),
-    creation_status: r.creation_tx ? "success" : null,
+    // Blockscout's AddressContractView.contract_creation_code: "selfdestructed" when the creation left no code, as
+    // the smart-contract route says (a failed creation makes no contract: no creation here, null).
+    creation_status: r.creation_tx ? (r.code_gone ? "selfdestructed" : "success") : null,
     token: r.t_address ? tokenView(tokenFactsFromRow(address, r)) : null,
     exchange_rate: null,
     has_validated_blocks: r.has_validated_blocks,

@@ -1,6 +1,7 @@
 import { type Address, type Hex, numberToHex } from "viem";
 import { fromBytea, fromByteaOrNull } from "../../db/bytes.js";
 import type { AddressObject } from "../objects/address-view.js";
+import { usecTimestamp } from "../objects/timestamp.js";
 import type { BlockReward, BlockRow } from "./query.js";
 
 /** Blockscout's Block object (BlockView prepare_block), default chain type. */
@@ -73,7 +74,7 @@ export function blockView(
   const txFees = BigInt(b.transaction_fees ?? 0);
   const obj: BlockObject = {
     height: b.number,
-    timestamp: b.timestamp.toISOString(),
+    timestamp: usecTimestamp(b.timestamp),
     transactions_count: b.transaction_count,
     internal_transactions_count: single?.internalTransactionsCount ?? null,
     miner,

@@ -40,9 +40,18 @@ export async function latestCoinBalance(
   db: Queryable,
   address: Address,
 ): Promise<{ value: string; block_number: number } | null> {
+  // Blockscout stores the balance of every address a block touches, 0 included. Lookout records changes only:
+  // an address the index has seen (`addresses`) without a change holds 0 since its first block, when the index
+  // starts at genesis (a later start leaves a balance from before it unknown: null).
   const [row] = await db.query<{ value: string; block_number: number }>(
-    `select value, block_number from coin_balance_changes
-     where address = $1 order by address desc, block_number desc limit 1`,
+    `select value::text, block_number from (
+       select value, block_number from coin_balance_changes
+       where address = $1 order by address desc, block_number desc limit 1) c
+     union all
+     select '0', a.first_block from addresses a
+     where a.address = $1
+       and not exists (select 1 from coin_balance_changes where address = $1)
+       and exists (select 1 from indexer_state where start_block = 0)`,
     [toBytea(address)],
   );
   return row ?? null;

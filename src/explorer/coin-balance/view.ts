@@ -1,5 +1,6 @@
 import type { Hash } from "viem";
 import { fromByteaOrNull } from "../../db/bytes.js";
+import { usecTimestamp } from "../objects/timestamp.js";
 import { splitPage } from "../paging.js";
 import type { CoinBalanceRow, DailyRow } from "./query.js";
 
@@ -21,10 +22,8 @@ export type CoinBalanceHistoryResponse = {
 
 export const COIN_BALANCE_PAGE_SIZE = 50;
 
-/** Exact block time as ISO 8601 UTC with microseconds, as older Blockscout did: `2022-08-02T07:18:05.000000Z`. */
-export function blockTimestamp(d: Date): string {
-  return `${d.toISOString().slice(0, 19)}.000000Z`;
-}
+/** Exact block time as ISO 8601 UTC with microseconds, as Blockscout renders it: `2022-08-02T07:18:05.000000Z`. */
+export const blockTimestamp = usecTimestamp;
 
 export function coinBalanceItem(r: CoinBalanceRow): CoinBalanceItem {
   return {

@@ -36,7 +36,7 @@ describe("decodeFunctionInput", () => {
       args: [who, [1n, 2n ** 200n], true, "0xDEAD", { id: 7n, tag: "x" }],
     });
     expect(decodeFunctionInput(abi, data)).toEqual({
-      method_id: data.slice(0, 10),
+      method_id: data.slice(2, 10),
       method_call: "submit(address who, uint256[] amounts, bool ok, bytes data, (uint64,string) order)",
       parameters: [
         { name: "who", type: "address", value: getAddress(who) },

@@ -2,21 +2,26 @@ import {
   type Abi,
   type AbiFunction,
   type AbiParameter,
+  decodeErrorResult,
   decodeFunctionData,
   getAddress,
   type Hex,
   toFunctionSelector,
 } from "viem";
 
+/** An `error` entry of an ABI. */
+type AbiError = Extract<Abi[number], { type: "error" }>;
+
 /** Blockscout's decoded_input (TransactionView "decoded_input.json"). */
 export type DecodedInput = {
+  /** The selector as bare lower-case hex (`a9059cbb`), as Blockscout encodes it (Base.encode16). */
   method_id: string;
   method_call: string;
   parameters: Array<{ name: string; type: string; value: unknown }>;
 };
 
-/** `name(type1 name1, type2 name2)`, the text Blockscout shows as method_call. */
-export function methodCallText(fn: AbiFunction): string {
+/** `name(type1 name1, type2 name2)`, the text Blockscout shows as method_call (of a function or an error). */
+export function methodCallText(fn: AbiFunction | AbiError): string {
   return `${fn.name}(${fn.inputs.map((p) => (p.name ? `${typeText(p)} ${p.name}` : typeText(p))).join(", ")})`;
 }
 
@@ -42,7 +47,7 @@ export function decodeFunctionInput(abi: Abi, input: Hex): DecodedInput | null {
     const { args } = decodeFunctionData({ abi: [fn], data: input });
     const values = (args ?? []) as readonly unknown[];
     return {
-      method_id: selector,
+      method_id: selector.slice(2),
       method_call: methodCallText(fn),
       parameters: fn.inputs.map((p, i) => ({
         name: p.name ?? "",
@@ -79,4 +84,32 @@ export function methodName(decoded: DecodedInput | null, input: Hex, toIsContrac
   if (decoded) return decoded.method_call.slice(0, decoded.method_call.indexOf("("));
   if (toIsContract && input.length >= 10) return input.slice(0, 10).toLowerCase();
   return null;
+}
+
+/**
+ * Revert data decoded with a contract's ABI (its custom `error` entries), rendered as decoded_input: Blockscout
+ * decodes a revert reason that is neither Error(string) nor Panic(uint256) with the callee's verified ABI. Null when
+ * no error of the ABI has the data's selector or the data does not decode.
+ */
+export function decodeErrorData(abi: Abi, data: Hex): DecodedInput | null {
+  if (data.length < 10) return null;
+  const errors = abi.filter((i): i is AbiError => i.type === "error");
+  if (!errors.length) return null;
+  try {
+    // viem finds the error by its selector (it knows Error(string) and Panic(uint256) too).
+    const { abiItem, args } = decodeErrorResult({ abi: errors, data });
+    if (abiItem.type !== "error") return null;
+    const values = (args ?? []) as readonly unknown[];
+    return {
+      method_id: data.slice(2, 10).toLowerCase(),
+      method_call: methodCallText(abiItem),
+      parameters: abiItem.inputs.map((p, i) => ({
+        name: p.name ?? "",
+        type: typeText(p),
+        value: valueJson(p, values[i]),
+      })),
+    };
+  } catch {
+    return null;
+  }
 }

@@ -1,6 +1,7 @@
 import type { Address, Hex } from "viem";
 import { fromBytea, fromByteaOrNull } from "../../db/bytes.js";
 import type { AddressObject } from "../objects/address-view.js";
+import { usecTimestamp } from "../objects/timestamp.js";
 import type { InternalTxRow } from "./query.js";
 
 /** Blockscout's InternalTransactionView "internal_transaction.json". */
@@ -40,7 +41,7 @@ export function internalTxView(
     created_contract: obj(r.created_contract_address),
     value: r.value,
     block_number: r.block_number,
-    timestamp: r.timestamp.toISOString(),
+    timestamp: usecTimestamp(r.timestamp),
     index: r.index,
     gas_limit: r.gas ?? "0",
   };

@@ -2,6 +2,7 @@ import type { Abi, Address, Hex } from "viem";
 import { fromBytea, fromByteaOrNull } from "../../db/bytes.js";
 import { type DecodedLog, decodeEventLogWithAbi } from "../decoding/event-log.js";
 import type { AddressObject } from "../objects/address-view.js";
+import { usecTimestamp } from "../objects/timestamp.js";
 import type { LogRow } from "./query.js";
 
 /** Blockscout's TransactionView prepare_log. */
@@ -46,7 +47,7 @@ export function logView(r: LogRow, ctx: LogContext): LogItem {
     smart_contract: ctx.withSmartContract && to ? ctx.addresses.get(to)! : null,
     block_number: r.block_number,
     block_hash: fromBytea(r.block_hash),
-    block_timestamp: r.timestamp.toISOString(),
+    block_timestamp: usecTimestamp(r.timestamp),
   };
 }
 

@@ -45,6 +45,17 @@ export function addressFactsSubquery(param: string): string {
       where address = ${param} order by block_number desc limit 1) o_proxy on true)`;
 }
 
+/**
+ * Whether the address bound at `param` holds a contract: the index saw its creation, or it is a token, or a proxy
+ * whose newest row names an implementation (an EIP-7702 revocation leaves an EOA again).
+ */
+export function isContractSql(param: string): string {
+  return `(exists (select 1 from contract_creations where address = ${param})
+      or coalesce((select implementation is not null from address_proxies where address = ${param}
+        order by block_number desc limit 1), false)
+      or exists (select 1 from tokens where address = ${param}))`;
+}
+
 const FACT_NAMES = [
   "is_contract",
   "token_name",

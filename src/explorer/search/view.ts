@@ -1,5 +1,6 @@
 import { type Address, getAddress, type Hex } from "viem";
 import { fromBytea } from "../../db/bytes.js";
+import { usecTimestamp } from "../objects/timestamp.js";
 import type { BlockHit, TokenHit, TxHit } from "./query.js";
 
 /** Blockscout's search result items (SearchView.prepare_search_result), the kinds Lookout can find. */
@@ -98,7 +99,7 @@ export function blockItem(b: BlockHit): SearchItem {
     block_number: b.number,
     block_hash: hash,
     url: `/block/${hash}`,
-    timestamp: b.timestamp.toISOString(),
+    timestamp: usecTimestamp(b.timestamp),
     block_type: "block",
     priority: 3,
   };
@@ -110,7 +111,7 @@ export function transactionItem(t: TxHit): SearchItem {
     type: "transaction",
     transaction_hash: hash,
     url: `/tx/${hash}`,
-    timestamp: t.timestamp.toISOString(),
+    timestamp: usecTimestamp(t.timestamp),
     priority: 3,
   };
 }

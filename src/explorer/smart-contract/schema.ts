@@ -16,6 +16,7 @@ export const SmartContractListItemSchema = Type.Object({
   verified_at: Type.String(),
   market_cap: Type.Null(),
   license_type: NullableString,
+  reputation: Type.String(),
 });
 
 export const SmartContractsPageSchema = Type.Object({

@@ -2,6 +2,7 @@ import { type Abi, type Address, decodeAbiParameters, getAddress, type Hex } fro
 import { fromBytea } from "../../db/bytes.js";
 import type { VerifiedContractRecord } from "../../verifier/store/index.js";
 import type { AddressObject } from "../objects/address-view.js";
+import { usecTimestamp } from "../objects/timestamp.js";
 import type { ContractRow, CountersRow } from "./query.js";
 
 type AbiParam = { name?: string; type: string; internalType?: string; components?: readonly unknown[] };
@@ -56,7 +57,8 @@ export function smartContractView(r: VerifiedContractRecord) {
   return {
     deployed_bytecode: r.onchainRuntimeCode,
     creation_bytecode: r.onchainCreationCode,
-    is_self_destructed: false,
+    // As creation_status says (contractFactsView): the code the contract was verified against is gone.
+    is_self_destructed: r.onchainRuntimeCode === null || r.onchainRuntimeCode === "0x",
     abi: (r.abi ?? null) as Abi | null,
     compiler_version: r.compilerVersion,
     evm_version: settings.evmVersion ?? "default",
@@ -64,7 +66,7 @@ export function smartContractView(r: VerifiedContractRecord) {
     optimization_runs:
       r.language === "Solidity" && optimizationEnabled ? (settings.optimizer?.runs ?? 200) : null,
     name: r.contractName,
-    verified_at: r.verifiedAt.toISOString(),
+    verified_at: usecTimestamp(r.verifiedAt),
     is_verified: true,
     is_verified_via_eth_bytecode_db: r.automatic,
     is_changed_bytecode: false,
@@ -75,7 +77,8 @@ export function smartContractView(r: VerifiedContractRecord) {
     source_code: r.sources[r.fileName] ?? null,
     constructor_args: r.constructorArguments,
     decoded_constructor_args: decodeConstructorArgs(r.abi, r.constructorArguments),
-    can_be_visualized_via_sol2uml: r.language === "Solidity",
+    // Blockscout says true only when its sol2uml service is configured; Lookout has none.
+    can_be_visualized_via_sol2uml: false,
     file_path: r.fileName,
     additional_sources: additional,
     external_libraries: Object.entries(r.libraries).map(([name, address]) => ({
@@ -157,9 +160,12 @@ export function contractItemView(r: ContractRow, addresses: ReadonlyMap<Address,
     optimization_enabled: r.optimizer_enabled ?? r.language === "Vyper",
     // Blockscout's Address.transactions_count: the counter the indexer keeps (a primary-key read), null if none.
     transactions_count: r.transactions_count === null ? null : Number(r.transactions_count),
-    verified_at: r.verified_at.toISOString(),
+    verified_at: usecTimestamp(r.verified_at),
     market_cap: null,
     license_type: r.license_type,
+    // Blockscout's list item carries the address's reputation (smart_contract_view.ex): "ok" unless marked a scam,
+    // which Lookout never does.
+    reputation: "ok",
   };
 }
 

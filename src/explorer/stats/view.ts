@@ -1,3 +1,4 @@
+import { usecTimestamp } from "../objects/timestamp.js";
 import type { BlockGasPercentiles } from "./query.js";
 
 /** Blockscout's /stats object (StatsController.stats), without market data (no exchange-rate source). */
@@ -52,7 +53,7 @@ export function statsView(f: StatsFacts): HomeStats {
     gas_used_today: f.today.gas_used,
     gas_prices: f.gas?.prices ?? null,
     gas_prices_update_in: f.gas?.updateInMs ?? 0,
-    gas_price_updated_at: f.gas?.updatedAt.toISOString() ?? null,
+    gas_price_updated_at: f.gas ? usecTimestamp(f.gas.updatedAt) : null,
     static_gas_price: null,
     market_cap: "0",
     tvl: null,

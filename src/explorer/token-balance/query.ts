@@ -58,22 +58,36 @@ export async function tokenBalancesCountUpTo(db: Queryable, holder: Address, cap
 
 /**
  * The tokens whose balances of `holders` changed in blocks `from..to` (they sent or received them), with the last
- * block that changed them: one range of each per-role transfers index per holder.
+ * block that changed them and the ids that moved (NFTs): one range of each per-role transfers index per holder.
  */
 export function rangeChangedTokens(
   db: Queryable,
   holders: readonly Address[],
   from: number,
   to: number,
-): Promise<Array<{ holder: Uint8Array; token_address: Uint8Array; block_number: number }>> {
+): Promise<
+  Array<{ holder: Uint8Array; token_address: Uint8Array; block_number: number; token_ids: string[] | null }>
+> {
   return db.query(
-    `select holder, token_address, max(block_number)::int8 as block_number from (
-       select from_address as holder, token_address, block_number from token_transfers
+    `select holder, token_address, max(block_number)::int8 as block_number,
+       array_agg(distinct token_id::text) filter (where token_id is not null) as token_ids from (
+       select from_address as holder, token_address, block_number, token_id from token_transfers
          where from_address = any($1::bytea[]) and block_number between $2 and $3
        union all
-       select to_address, token_address, block_number from token_transfers
+       select to_address, token_address, block_number, token_id from token_transfers
          where to_address = any($1::bytea[]) and block_number between $2 and $3) x
      group by holder, token_address`,
     [holders.map(toBytea), from, to],
+  );
+}
+
+/** The token columns of each of `tokens` (primary-key probes), as rows without a balance. */
+export function tokenColumnsOf(
+  db: Queryable,
+  tokens: readonly Uint8Array[],
+): Promise<Array<TokenColumns & { token_address: Uint8Array }>> {
+  return db.query(
+    `select t.address as token_address, ${TOKEN_COLUMNS} from tokens t where t.address = any($1::bytea[])`,
+    [tokens],
   );
 }

@@ -3,6 +3,7 @@ import { fromBytea } from "../../db/bytes.js";
 import type { Gateways } from "../../token-workers/metadata/index.js";
 import type { AddressObject } from "../objects/address-view.js";
 import { checksummed } from "../objects/checksum.js";
+import { usecTimestamp } from "../objects/timestamp.js";
 import { type TokenInstanceObject, tokenInstanceView } from "../objects/token-instance-view.js";
 import { type TokenObject, tokenFactsFromRow, tokenView } from "../objects/token-view.js";
 import type { TokenTransferRow } from "./query.js";
@@ -99,7 +100,7 @@ export function tokenTransferView(r: TokenTransferRow, ctx: TransferContext): To
     total: transferTotal(r.t_type, r, token, ctx.gateways ?? {}),
     token,
     type: transferType(from, to),
-    timestamp: r.timestamp.toISOString(),
+    timestamp: usecTimestamp(r.timestamp),
     method: ctx.methods?.get(tx) ?? null,
     block_hash: fromBytea(r.block_hash),
     block_number: r.block_number,

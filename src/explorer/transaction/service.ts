@@ -1,4 +1,4 @@
-import type { Address, Hex } from "viem";
+import type { Abi, Address, Hex } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import { verifiedAbisFor } from "../decoding/abi.js";
@@ -24,22 +24,30 @@ import {
 import { feeFields, type TransactionContext, type TransactionObject, transactionView } from "./view.js";
 
 /**
- * Decoded inputs of the rows whose callee has a verified ABI (its own or its implementation's); no statement when
- * the page's rows say no callee is verified.
+ * The verified ABIs (own or implementation's) of the rows' callees, by lower-case address; no statement when the
+ * page's rows say no callee is verified.
  */
-async function decodeInputs(db: Queryable, rows: readonly TransactionRow[]): Promise<Map<Hex, DecodedInput>> {
-  const out = new Map<Hex, DecodedInput>();
-  const calls = rows.filter((r) => r.to_address && r.callee_verified && r.input.length >= 4);
-  if (!calls.length) return out;
+async function calleeAbis(db: Queryable, rows: readonly TransactionRow[]): Promise<Map<Address, Abi>> {
+  const calls = rows.filter((r) => r.to_address && r.callee_verified);
+  if (!calls.length) return new Map();
   const chainId = await indexedChainId(db);
-  if (chainId === null) return out;
-  const abis = await verifiedAbisFor(
+  if (chainId === null) return new Map();
+  return verifiedAbisFor(
     db,
     chainId,
     calls.map((r) => fromBytea(r.to_address!) as Address),
   );
-  for (const r of calls) {
-    const abi = abis.get(fromBytea(r.to_address!) as Address);
+}
+
+/** Decoded inputs of the rows whose callee's ABI is known. */
+function decodeInputs(
+  rows: readonly TransactionRow[],
+  abis: ReadonlyMap<Address, Abi>,
+): Map<Hex, DecodedInput> {
+  const out = new Map<Hex, DecodedInput>();
+  for (const r of rows) {
+    const abi =
+      r.to_address && r.input.length >= 4 ? abis.get(fromBytea(r.to_address) as Address) : undefined;
     const d = abi ? decodeFunctionInput(abi, fromBytea(r.input)) : null;
     if (d) out.set(fromBytea(r.hash), d);
   }
@@ -63,15 +71,16 @@ export async function transactionContext(
   deps: ExplorerDeps,
   rows: readonly TransactionRow[],
 ): Promise<TransactionContext> {
-  const [addresses, decoded] = await Promise.all([
+  const [addresses, abis] = await Promise.all([
     addressObjectsFromColumns(rowFacts(rows), deps),
-    decodeInputs(deps.db, rows),
+    calleeAbis(deps.db, rows),
   ]);
   return {
     head: rows[0]?.ctx_head ?? 0,
     averageBlockTimeMs: rows[0]?.ctx_block_time_ms ?? 0,
     addresses,
-    decoded,
+    decoded: decodeInputs(rows, abis),
+    abis,
   };
 }
 

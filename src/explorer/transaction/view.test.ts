@@ -1,3 +1,4 @@
+import { encodeErrorResult, type Hex, parseAbi } from "viem";
 import { describe, expect, it } from "vitest";
 import type { TransactionRow } from "./query.js";
 import { feeFields, priorityFeePerGas, revertReason, transactionResult } from "./view.js";
@@ -65,7 +66,53 @@ describe("result and revert reason", () => {
 
   it("raw revert data that is not Error(string) is shown raw", () => {
     const r = row({ status: 0, error: "execution reverted", output: Buffer.from("deadbeef", "hex") });
-    expect(revertReason(r, "execution reverted")).toEqual({ raw: "0xdeadbeef" });
-    expect(revertReason(r, "out of gas")).toBeNull();
+    expect(revertReason(r, "execution reverted", { single: true })).toEqual({ raw: "0xdeadbeef" });
+    expect(revertReason(r, "out of gas", { single: true })).toBeNull();
+  });
+
+  const reverted = (data: Hex) =>
+    row({ status: 0, error: "execution reverted", output: Buffer.from(data.slice(2), "hex") });
+
+  it("decodes Error and Panic with Blockscout's default error ABI, method_id without 0x (details page)", () => {
+    const error = encodeErrorResult({
+      abi: parseAbi(["error Error(string)"]),
+      errorName: "Error",
+      args: ["bad input"],
+    });
+    expect(revertReason(reverted(error), "execution reverted", { single: true })).toEqual({
+      method_id: "08c379a0",
+      method_call: "Error(string reason)",
+      parameters: [{ name: "reason", type: "string", value: "bad input" }],
+    });
+    const panic = encodeErrorResult({
+      abi: parseAbi(["error Panic(uint256)"]),
+      errorName: "Panic",
+      args: [0x12n],
+    });
+    expect(revertReason(reverted(panic), "execution reverted", { single: true })).toEqual({
+      method_id: "4e487b71",
+      method_call: "Panic(uint256 errorCode)",
+      parameters: [{ name: "errorCode", type: "uint256", value: "18" }],
+    });
+    // Lists carry the data raw, as Blockscout's.
+    expect(revertReason(reverted(panic), "execution reverted")).toEqual({ raw: panic });
+  });
+
+  it("decodes a custom error with the callee's verified ABI, else shows it raw", () => {
+    const abi = parseAbi(["error Nope(uint256 code, string why)", "function f()"]);
+    const data = encodeErrorResult({ abi, errorName: "Nope", args: [7n, "no"] });
+    expect(revertReason(reverted(data), "execution reverted", { single: true, abi })).toEqual({
+      method_id: data.slice(2, 10),
+      method_call: "Nope(uint256 code, string why)",
+      parameters: [
+        { name: "code", type: "uint256", value: "7" },
+        { name: "why", type: "string", value: "no" },
+      ],
+    });
+    expect(revertReason(reverted(data), "execution reverted", { single: true })).toEqual({ raw: data });
+    const other = parseAbi(["error Other(uint256)"]);
+    expect(revertReason(reverted(data), "execution reverted", { single: true, abi: other })).toEqual({
+      raw: data,
+    });
   });
 });

@@ -1,8 +1,9 @@
-import { type Address, decodeAbiParameters, type Hex } from "viem";
+import { type Abi, type Address, decodeAbiParameters, type Hex } from "viem";
 import { fromBytea, fromByteaOrNull } from "../../db/bytes.js";
-import { type DecodedInput, methodName } from "../decoding/function-input.js";
+import { type DecodedInput, decodeErrorData, methodName } from "../decoding/function-input.js";
 import type { AddressObject } from "../objects/address-view.js";
 import { checksummed } from "../objects/checksum.js";
+import { usecTimestamp } from "../objects/timestamp.js";
 import { type OpMembers, opExtraFee, opMembers } from "./op-stack.js";
 import type { AuthorizationRow, TransactionRow } from "./query.js";
 
@@ -13,10 +14,13 @@ export type TransactionContext = {
   addresses: ReadonlyMap<Address, AddressObject>;
   /** Decoded input by transaction hash, where the callee's ABI is verified. */
   decoded: ReadonlyMap<Hex, DecodedInput>;
+  /** Verified ABIs of the callees (lower-case address): a custom error's revert data decodes with them. */
+  abis?: ReadonlyMap<Address, Abi>;
+  /** The details page (`/transactions/{hash}`): the revert reason is decoded; lists carry it raw, as Blockscout's. */
+  single?: boolean;
   /** Token transfers of a single transaction (the details page); lists carry none (null), as Blockscout's. */
   tokenTransfers?: { items: unknown[]; overflow: boolean };
-  /** The details page of one transaction: chain-family members (OP stack's L1 fee) are shown there only. */
-  single?: boolean;
+  // `single` also shows chain-family members (OP stack's L1 fee), on the details page only.
   /** The authorization list of a single set-code transaction (the details page; lists carry [], as Blockscout's). */
   authorizations?: readonly AuthorizationRow[];
 };
@@ -146,34 +150,39 @@ const ERROR_STRING = "0x08c379a0";
 const PANIC_UINT = "0x4e487b71";
 
 /**
- * The revert reason of a reverted transaction, from the return data of its top frame: Error(string) and
- * Panic(uint256) decoded as Blockscout decodes them (a decoded_input object), anything else `{raw}`.
+ * The revert reason of a reverted transaction, from the return data of its top frame, as Blockscout's
+ * TransactionView renders it: on the details page Error(string) and Panic(uint256) decoded with Blockscout's default
+ * error ABI (whose Panic parameter is `errorCode`), else the callee's verified ABI (its custom errors), else `{raw}`;
+ * in lists always `{raw}`.
  */
-export function revertReason(r: TransactionRow, result: string): TransactionObject["revert_reason"] {
+export function revertReason(
+  r: TransactionRow,
+  result: string,
+  o: { single?: boolean | undefined; abi?: Abi | undefined } = {},
+): TransactionObject["revert_reason"] {
   if (!result.toLowerCase().includes("reverted")) return null;
   const raw = fromByteaOrNull(r.output);
-  if (raw && raw.length >= 10) {
-    const selector = raw.slice(0, 10);
-    const named =
-      selector === ERROR_STRING
-        ? { call: "Error(string reason)", name: "reason", type: "string" }
-        : selector === PANIC_UINT
-          ? { call: "Panic(uint256 code)", name: "code", type: "uint256" }
-          : null;
-    if (named) {
-      try {
-        const [value] = decodeAbiParameters([{ type: named.type }], `0x${raw.slice(10)}`);
-        return {
-          method_id: selector,
-          method_call: named.call,
-          parameters: [{ name: named.name, type: named.type, value: String(value) }],
-        };
-      } catch {
-        // Not well-formed: shown raw below.
-      }
+  if (!o.single || !raw || raw.length < 10) return { raw };
+  const selector = raw.slice(0, 10).toLowerCase();
+  const named =
+    selector === ERROR_STRING
+      ? { call: "Error(string reason)", name: "reason", type: "string" }
+      : selector === PANIC_UINT
+        ? { call: "Panic(uint256 errorCode)", name: "errorCode", type: "uint256" }
+        : null;
+  if (named) {
+    try {
+      const [value] = decodeAbiParameters([{ type: named.type }], `0x${raw.slice(10)}`);
+      return {
+        method_id: selector.slice(2),
+        method_call: named.call,
+        parameters: [{ name: named.name, type: named.type, value: String(value) }],
+      };
+    } catch {
+      // Not well-formed: shown raw below.
     }
   }
-  return { raw };
+  return (o.abi && decodeErrorData(o.abi, raw)) || { raw };
 }
 
 /** TransactionView.transaction_types, default chain type, in Blockscout's order. */
@@ -203,7 +212,7 @@ export function transactionView(r: TransactionRow, ctx: TransactionContext): Tra
     result,
     status: r.status === null ? null : r.status === 1 ? "ok" : "error",
     block_number: r.block_number,
-    timestamp: r.timestamp.toISOString(),
+    timestamp: usecTimestamp(r.timestamp),
     from: addr(r.from_address)!,
     to,
     created_contract: addr(r.contract_address),
@@ -220,7 +229,10 @@ export function transactionView(r: TransactionRow, ctx: TransactionContext): Tra
     max_priority_fee_per_gas: r.max_priority_fee_per_gas,
     nonce: r.nonce,
     position: r.index,
-    revert_reason: revertReason(r, result),
+    revert_reason: revertReason(r, result, {
+      single: ctx.single,
+      abi: r.to_address ? ctx.abis?.get(fromBytea(r.to_address) as Address) : undefined,
+    }),
     raw_input: input,
     decoded_input: decoded,
     token_transfers: ctx.tokenTransfers ? ctx.tokenTransfers.items : null,

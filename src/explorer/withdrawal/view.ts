@@ -1,6 +1,7 @@
 import type { Address } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { AddressObject } from "../objects/address-view.js";
+import { usecTimestamp } from "../objects/timestamp.js";
 import type { WithdrawalRow } from "./query.js";
 
 /** WithdrawalView for a block's list (the block is known: receiver instead of block fields). */
@@ -20,7 +21,7 @@ export function addressWithdrawalView(r: WithdrawalRow) {
     validator_index: Number(r.validator_index),
     block_number: r.block_number,
     amount: r.amount,
-    timestamp: r.timestamp.toISOString(),
+    timestamp: usecTimestamp(r.timestamp),
   };
 }
 
@@ -34,6 +35,6 @@ export function withdrawalView(r: WithdrawalRow, addresses: ReadonlyMap<Address,
     block_number: r.block_number,
     receiver: addresses.get(fromBytea(r.address) as Address)!,
     amount: r.amount,
-    timestamp: r.timestamp.toISOString(),
+    timestamp: usecTimestamp(r.timestamp),
   };
 }

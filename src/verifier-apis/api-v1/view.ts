@@ -21,6 +21,7 @@ export function v1VerificationBody(r: VerifyResponse) {
     case "compilationFailure":
       return { compilationFailure: { message: r.message, errors: r.errors } };
     case "verification":
-      return { contractVerificationResults: { items: r.items } };
+      // `sent` is the record for eth-bytecode-db's answer, not a member of the proxy verifier's item.
+      return { contractVerificationResults: { items: r.items.map(({ sent: _, ...item }) => item) } };
   }
 }

@@ -50,8 +50,9 @@ type VerifyJson = { message: string; status: "SUCCESS" | "FAILURE"; source?: Sou
 export const failure = (message: string): VerifyJson => ({ message, status: "FAILURE" });
 
 /**
- * eth-bytecode-db's VerifyResponse for one contract: SUCCESS with the stored source (which may be a full match
- * kept against these sources' partial one), or FAILURE with why (upstream answers both with HTTP 200).
+ * eth-bytecode-db's VerifyResponse for one contract: SUCCESS with the source these sources verified (its match
+ * type theirs, also when the store keeps a full match against their partial one), or FAILURE with why (upstream
+ * answers both with HTTP 200).
  */
 export async function verifyResponseJson(db: Queryable, r: VerifyResponse): Promise<VerifyJson> {
   switch (r.kind) {
@@ -63,6 +64,9 @@ export async function verifyResponseJson(db: Queryable, r: VerifyResponse): Prom
       const item = r.items[0];
       if (!item) return failure("No contract to verify");
       if (item.status === "FAILURE") return failure(item.message);
+      // Sources that match partially where a full match is kept: the answer is the source sent, PARTIAL, as
+      // eth-bytecode-db answers with the source it verified.
+      if (item.sent) return { message: item.message, status: "SUCCESS", source: sourceFromRecord(item.sent) };
       const record = await getVerifiedContract(db, item.chainId, item.address);
       if (!record) throw new Error(`verified contract ${item.chainId}/${item.address} is not in the store`);
       return { message: "OK", status: "SUCCESS", source: sourceFromRecord(record) };

@@ -51,8 +51,14 @@ export function blockscoutError(status: number, message: string, cause?: ErrorCa
       return INTERNAL_FAILURE;
     case "unavailable":
       return { status: 503, body: { message } };
-    case "not-found":
-      return { status: 404, body: { message: statusMessage(404) } };
+    case "not-found": {
+      // Blockscout's router ends /api/v2 with a GET catch-all (FallbackController :unknown_action); Phoenix
+      // answers HEAD with the GET route. Other methods find no route at all: 404.
+      const method = (cause as { method?: string }).method;
+      return method === "GET" || method === "HEAD"
+        ? { status: 400, body: { message: "Unknown API v2 action" } }
+        : { status: 404, body: { message: statusMessage(404) } };
+    }
     default:
       if (status >= 500) return INTERNAL_FAILURE;
       return status === 400

@@ -273,23 +273,25 @@ export class CompilerRegistry implements Compiler {
 
   private rebuild(): void {
     const sol = new Map<string, Entry>();
-    const get = (map: Map<string, Entry>, key: string): Entry => {
+    // `listed`: the version as a list names it (a Vyper prerelease keeps its spelling, `0.4.1b1`); the key alone
+    // (a compiler found on disk) gives the hyphenated form.
+    const get = (map: Map<string, Entry>, key: string, listed?: CompilerVersion): Entry => {
       let e = map.get(key);
       if (!e) {
-        e = { version: parseVersion(key)!, key };
+        e = { version: listed ?? parseVersion(key)!, key };
         map.set(key, e);
-      }
+      } else if (listed) e.version = listed;
       return e;
     };
     if (NATIVE_PLATFORM && this.cfg.preferNative) {
-      for (const b of this.lists.solc ?? []) get(sol, b.key).native = { build: b };
+      for (const b of this.lists.solc ?? []) get(sol, b.key, b.version).native = { build: b };
       for (const k of this.local.solcNative) get(sol, k).native ??= { build: undefined };
     }
-    for (const b of this.lists.solcjs ?? []) get(sol, b.key).solcJs = { build: b };
+    for (const b of this.lists.solcjs ?? []) get(sol, b.key, b.version).solcJs = { build: b };
     for (const k of this.local.solcJs) get(sol, k).solcJs ??= { build: undefined };
     for (const i of this.installed) get(sol, i.key).npmPath = i.soljsonPath;
     const vy = new Map<string, Entry>();
-    for (const b of this.lists.vyper ?? []) get(vy, b.key).native = { build: b };
+    for (const b of this.lists.vyper ?? []) get(vy, b.key, b.version).native = { build: b };
     for (const k of this.local.vyperNative) get(vy, k).native ??= { build: undefined };
     const desc = (a: Entry, b: Entry) => compareVersions(b.version, a.version);
     this.solidity = [...sol.values()].sort(desc);

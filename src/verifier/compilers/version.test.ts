@@ -42,6 +42,18 @@ describe("versions", () => {
     expect(name("0.8.26-nightly.2024.5.20+commit.1b2c")).toBe("v0.8.26-nightly.2024.5.20+commit.1b2c3d4e");
   });
 
+  it("names a Vyper prerelease as its list does: v0.4.1b1, not v0.4.1-b1", () => {
+    const vyper = ["0.4.1b1+commit.039d3692", "v0.4.1-rc2+commit.305813c9", "0.4.0rc6"].map((s) => ({
+      version: parseVersion(s)!,
+    }));
+    const name = (s: string) => displayVersion(resolveVersion(s, vyper, "Vyper").version);
+    expect(name("0.4.1b1")).toBe("v0.4.1b1+commit.039d3692");
+    // A request may write the hyphen; the answer names the version as the list does.
+    expect(name("v0.4.1-b1+commit.039d")).toBe("v0.4.1b1+commit.039d3692");
+    expect(name("0.4.1rc2")).toBe("v0.4.1-rc2+commit.305813c9");
+    expect(name("0.4.0-rc6")).toBe("v0.4.0rc6");
+  });
+
   it("rejects unknown and malformed versions with InvalidInputError", () => {
     expect(() => resolveVersion("0.8.25+commit.b61c2a91", known, "Solidity")).toThrow(InvalidInputError);
     expect(() => resolveVersion("0.8.26+commit.ffff", known, "Solidity")).toThrow(InvalidInputError);

@@ -7,6 +7,8 @@ export type CompilerVersion = {
   patch: number;
   prerelease: string | undefined;
   commit: string | undefined;
+  /** The prerelease was written PEP 440 style, without a hyphen (`0.4.1b1`): shown as written. */
+  hyphenless?: true;
 };
 
 // Vyper names its prereleases PEP 440 style, without a hyphen (0.4.1b1, 0.4.0rc6); they parse as 0.4.1-b1.
@@ -22,6 +24,7 @@ export function parseVersion(text: string): CompilerVersion | undefined {
     patch: Number(m[3]),
     prerelease: m[4] ?? m[5],
     commit: m[6]?.toLowerCase(),
+    ...(m[5] ? { hyphenless: true as const } : {}),
   };
 }
 
@@ -32,9 +35,15 @@ export function versionKey(v: CompilerVersion): string {
   return `${v.major}.${v.minor}.${v.patch}${pre}${commit}`;
 }
 
-/** As shown to users: v0.8.26+commit.8a97fa7a. */
+/**
+ * As shown to users: v0.8.26+commit.8a97fa7a. A prerelease keeps the spelling of the list that named it: Vyper's
+ * `v0.4.1b1+commit.039d3692` (what its compiler and its release list say), `v0.4.1-rc2+commit.305813c9` where a list
+ * writes the hyphen.
+ */
 export function displayVersion(v: CompilerVersion): string {
-  return `v${versionKey(v)}`;
+  if (!v.hyphenless) return `v${versionKey(v)}`;
+  const commit = v.commit ? `+commit.${v.commit}` : "";
+  return `v${v.major}.${v.minor}.${v.patch}${v.prerelease ?? ""}${commit}`;
 }
 
 export function semverOf(v: CompilerVersion): string {

@@ -35,6 +35,9 @@ export async function persist(
   });
   run.phase("store", storeStarted);
   const item = successItem(deps, t, winner, saved.record);
+  // The store kept another (full) match: what these sources verified goes with the item, for the dialects that
+  // answer with the verified source itself (eth-bytecode-db); the others leave it out.
+  if (item.alreadyVerified) item.sent = { ...record, verifiedAt: saved.record.verifiedAt };
   return f.creationUnavailable ? { ...item, creationUnavailable: f.creationUnavailable } : item;
 }
 
@@ -101,23 +104,25 @@ function successItem(
   stored: VerifiedContractRecord,
 ): VerificationItem {
   const r = w.result;
+  // The status describes the sources sent. When they match only partially and the store keeps a full match (the
+  // user's earlier one, or an automatic copy of a verified twin), the message names the match that stays.
   const keptFull = stored.matchType === "full" && r.matchType !== "full";
-  const full = stored.matchType === "full";
+  const full = r.matchType === "full";
   const link = explorerLink(deps, t);
   const name = `${w.candidate.fileName}:${w.candidate.contractName}`;
   const message = keptFull
-    ? `This contract is already fully verified (exact match); these sources match only partially, so the full match is kept${link ? ` [${link}]` : ""}.`
+    ? `Partially verified as ${name}; this contract is already fully verified as ${stored.fileName}:${stored.contractName} (exact match${stored.automatic ? ", verified automatically from an identical contract" : ""}), which is kept${link ? ` [${link}]` : ""}.`
     : (link ?? `${full ? "Fully" : "Partially"} verified as ${name}`);
   return {
     status: full ? "FULLY_VERIFIED" : "PARTIALLY_VERIFIED",
     message,
     chainId: t.chainId,
     address: t.address,
-    contractName: keptFull ? stored.contractName : w.candidate.contractName,
-    fileName: keptFull ? stored.fileName : w.candidate.fileName,
-    matchType: stored.matchType,
-    creationMatch: keptFull ? stored.creationMatch : r.creationMatch.type,
-    runtimeMatch: keptFull ? stored.runtimeMatch : r.runtimeMatch.type,
+    contractName: w.candidate.contractName,
+    fileName: w.candidate.fileName,
+    matchType: r.matchType!,
+    creationMatch: r.creationMatch.type,
+    runtimeMatch: r.runtimeMatch.type,
     transformations: {
       creation: r.creationMatch.transformations,
       runtime: r.runtimeMatch.transformations,

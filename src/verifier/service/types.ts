@@ -14,6 +14,7 @@ import type {
   Transformation,
   TransformationValues,
 } from "../matching/index.js";
+import type { VerifiedContractRecord } from "../store/types.js";
 import type { CreationLookupOptions } from "./creation-lookup.js";
 
 export type { CreationLookupOptions };
@@ -141,6 +142,11 @@ export type VerificationItem = {
   creationUnavailable?: string;
   /** True when the store already held a full match and keeps it (this request matched only partially). */
   alreadyVerified?: boolean;
+  /**
+   * With `alreadyVerified`: what these sources verified (not stored), for the dialects that answer with the
+   * verified source (eth-bytecode-db). Not part of the proxy verifier's item.
+   */
+  sent?: VerifiedContractRecord;
   diagnosis?: FailureDiagnosis;
 };
 

@@ -7,40 +7,54 @@
 const inRange = (column: string) => `${column} > $1 and ${column} <= $2`;
 
 /**
- * One row per (address, kind of fact) in the range: the counters it adds and the block it was seen in.
- * Internal transactions count as Blockscout lists them: every frame except a transaction's top-level call
- * (which is the transaction itself).
+ * One row per (address, kind of fact) in the range: the counters it adds and the block it was seen in. Meanings are
+ * Blockscout's (Explorer.Chain.Address.Counters):
+ * - transactions: sent or received (`from` or `to`); a contract's count is then the transactions to it, as
+ *   Blockscout counts for a contract (`where_transactions_to_from`): its own creation is not one of them, so the
+ *   created contract gets `created` instead (it is still seen in that block);
+ * - gas: used by the transactions the address sent (`gas`) and by those it received (`gas_in`): Blockscout's gas
+ *   usage is the incoming sum for a contract, the outgoing one otherwise (address-counters/view.ts picks);
+ * - token transfers: token_transfers rows as Blockscout keeps them, one per log (an ERC-1155 batch is one, though
+ *   Lookout stores one row per id: its first, `batch_index = 0`, stands for the log);
+ * - internal transactions: every frame except a transaction's top-level call (the transaction itself).
  */
 export const ADDRESS_FACTS = `
-  select u.a as address, t.block_number as block, 1 as txs, 0 as transfers, 0::numeric as gas, 0 as validations,
-         0 as internals, 0 as logs, 0 as withdrawals
+  select u.a as address, t.block_number as block, 1 as txs, 0 as created, 0 as transfers, 0::numeric as gas,
+         0::numeric as gas_in, 0 as validations, 0 as internals, 0 as logs, 0 as withdrawals
   from transactions t,
-    lateral (select distinct a from unnest(array[t.from_address, t.to_address,
-      case when t.status is distinct from 0 then t.contract_address end]) a where a is not null) u
+    lateral (select distinct a from unnest(array[t.from_address, t.to_address]) a where a is not null) u
   where ${inRange("t.block_number")}
   union all
-  select from_address, block_number, 0, 0, gas_used, 0, 0, 0, 0 from transactions where ${inRange("block_number")}
+  select contract_address, block_number, 0, 1, 0, 0, 0, 0, 0, 0, 0 from transactions
+  where ${inRange("block_number")} and contract_address is not null and status is distinct from 0
   union all
-  select miner, number, 0, 0, 0, 1, 0, 0, 0 from blocks where ${inRange("number")}
+  select from_address, block_number, 0, 0, 0, gas_used, 0, 0, 0, 0, 0 from transactions where ${inRange("block_number")}
   union all
-  select u.a, x.block_number, 0, 1, 0, 0, 0, 0, 0
+  select to_address, block_number, 0, 0, 0, 0, gas_used, 0, 0, 0, 0 from transactions
+  where ${inRange("block_number")} and to_address is not null
+  union all
+  select miner, number, 0, 0, 0, 0, 0, 1, 0, 0, 0 from blocks where ${inRange("number")}
+  union all
+  select u.a, x.block_number, 0, 0, 1, 0, 0, 0, 0, 0, 0
   from token_transfers x, lateral (select distinct a from unnest(array[x.from_address, x.to_address]) a) u
-  where ${inRange("x.block_number")}
+  where ${inRange("x.block_number")} and x.batch_index = 0
   union all
-  select u.a, x.block_number, 0, 0, 0, 0, 1, 0, 0
+  select u.a, x.block_number, 0, 0, 0, 0, 0, 0, 1, 0, 0
   from internal_transactions x,
     lateral (select distinct a from unnest(array[x.from_address, x.to_address, x.created_contract_address]) a
              where a is not null) u
   where ${inRange("x.block_number")} and (x.type <> 'call' or x.index > 0)
   union all
-  select address, block_number, 0, 0, 0, 0, 0, 1, 0 from logs where ${inRange("block_number")}
+  select address, block_number, 0, 0, 0, 0, 0, 0, 0, 1, 0 from logs where ${inRange("block_number")}
   union all
-  select address, block_number, 0, 0, 0, 0, 0, 0, 1 from withdrawals where ${inRange("block_number")}`;
+  select address, block_number, 0, 0, 0, 0, 0, 0, 0, 0, 1 from withdrawals where ${inRange("block_number")}`;
 
 const COUNTER_COLUMNS = [
   ["transactions_count", "txs"],
+  ["created_count", "created"],
   ["token_transfers_count", "transfers"],
   ["gas_used", "gas"],
+  ["gas_used_incoming", "gas_in"],
   ["validations_count", "validations"],
   ["internal_transactions_count", "internals"],
   ["logs_count", "logs"],

@@ -35,7 +35,7 @@ export function deriveTokenRows(batch: readonly FetchedBlock[]): TokenRows {
   for (const b of batch) {
     const blockNumber = Number(b.block.number);
     for (const r of b.receipts) {
-      for (const log of r.logs) {
+      for (const log of r.logs ?? []) {
         if (log.removed) continue;
         const d = decodeTokenLog(log);
         if (d === null) continue;
