@@ -4,6 +4,7 @@ import { type DecodedInput, methodName } from "../decoding/function-input.js";
 import type { AddressObject } from "../objects/address-view.js";
 import { checksummed } from "../objects/checksum.js";
 import { csvTimestamp, unitsXsd } from "../objects/csv-values.js";
+import { usecTimestamp } from "../objects/timestamp.js";
 import { type TokenObject, tokenFactsFromRow, tokenView } from "../objects/token-view.js";
 import { type AdvancedFilterRow, KIND } from "./query.js";
 
@@ -140,7 +141,7 @@ export function advancedFilterItems(
       value: r.value,
       total: transfer ? transferTotal(r) : null,
       token,
-      timestamp: r.timestamp.toISOString(),
+      timestamp: usecTimestamp(r.timestamp),
       ...advancedFilterCursor(r),
       fee,
     });

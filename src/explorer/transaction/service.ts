@@ -5,6 +5,7 @@ import { verifiedAbisFor } from "../decoding/abi.js";
 import { type DecodedInput, decodeFunctionInput } from "../decoding/function-input.js";
 import type { ExplorerDeps, TokenTransfersOfTransaction } from "../deps.js";
 import { addressObjectsFromColumns, factColumns } from "../objects/address-facts.js";
+import { usecTimestamp } from "../objects/timestamp.js";
 import { indexedChainId } from "../objects/verified-store.js";
 import { PAGE_LIMIT, page } from "../paging.js";
 import { sortedAddressTransactionsPage } from "./address-sort.js";
@@ -126,7 +127,7 @@ const addressTxCursor = (r: TransactionRow) => ({
   fee: feeFields(r).fee.value,
   hash: fromBytea(r.hash),
   index: r.index,
-  inserted_at: r.timestamp.toISOString(),
+  inserted_at: usecTimestamp(r.timestamp),
   items_count: 0,
   value: r.value,
 });
