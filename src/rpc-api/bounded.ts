@@ -15,23 +15,30 @@ export function boundedUnion(branches: string[], order: string, o: ListOptions):
 /** `asc`/`desc` as SQL, from the validated option only (never from request text). */
 export const dir = (o: Pick<ListOptions, "sort">) => (o.sort === "asc" ? "asc" : "desc");
 
-/** Block range and time conditions on `alias`.block_number and the joined block `b` (every caller joins it). */
+/**
+ * Block range and time conditions on `alias`.block_number, with their parameters. `block`: the alias of the block the
+ * statement joins; the block bound is repeated on it (the planner carries no inequality across the join's equality,
+ * and a merge join with blocks would otherwise walk blocks down from the head to the range). Without a joined block
+ * the time conditions read the row's block by primary key.
+ */
 export function rangeConditions(
   alias: string,
   o: ListOptions,
   params: unknown[],
-  timeColumn = "b.timestamp",
+  block: string | null = "b",
 ): string[] {
   const out: string[] = [];
   const add = (sql: (n: number) => string, v: unknown) => {
     params.push(v);
     out.push(sql(params.length));
   };
-  // The bound is repeated on the joined block: the planner does not carry an inequality across the join's equality,
-  // and a merge join with blocks would otherwise walk blocks down from the head to the range.
-  if (o.startBlock !== null) add((n) => `${alias}.block_number >= $${n} and b.number >= $${n}`, o.startBlock);
-  if (o.endBlock !== null) add((n) => `${alias}.block_number <= $${n} and b.number <= $${n}`, o.endBlock);
-  if (o.startTime !== null) add((n) => `${timeColumn} >= $${n}`, o.startTime);
-  if (o.endTime !== null) add((n) => `${timeColumn} <= $${n}`, o.endTime);
+  const also = (op: string, n: number) => (block ? ` and ${block}.number ${op} $${n}` : "");
+  const time = block
+    ? `${block}.timestamp`
+    : `(select timestamp from blocks where number = ${alias}.block_number)`;
+  if (o.startBlock !== null) add((n) => `${alias}.block_number >= $${n}${also(">=", n)}`, o.startBlock);
+  if (o.endBlock !== null) add((n) => `${alias}.block_number <= $${n}${also("<=", n)}`, o.endBlock);
+  if (o.startTime !== null) add((n) => `${time} >= $${n}`, o.startTime);
+  if (o.endTime !== null) add((n) => `${time} <= $${n}`, o.endTime);
   return out;
 }

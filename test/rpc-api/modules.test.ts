@@ -245,6 +245,16 @@ describe("Etherscan-compatible RPC modules against the node", () => {
     });
     const byToken = await api(`module=account&action=tokentx&contractaddress=${w.coin}&sort=asc`);
     expect(byToken.body.result.length).toBe(coinLogs.length);
+    // A block range and a time window (the transfers are scanned without their blocks joined).
+    const second = mine[1]!;
+    const at = txs.find((x) => x.tx.hash === second.transactionHash)!;
+    const ranged = await api(
+      `module=account&action=tokentx&address=${B}&sort=asc&startblock=${second.blockNumber}&endblock=${second.blockNumber}&start_timestamp=${at.timestamp}&end_timestamp=${at.timestamp}`,
+    );
+    expect(ranged.status).toBe(200);
+    expect(ranged.body.result.map((x: { hash: string }) => x.hash)).toEqual(
+      mine.filter((l) => l.blockNumber === second.blockNumber).map((l) => l.transactionHash),
+    );
 
     const nftEvent = parseAbiItem(
       "event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)",

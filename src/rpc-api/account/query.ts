@@ -184,7 +184,8 @@ export function tokenTransfers(
   o: ListOptions,
 ): Promise<TransferRow[]> {
   const params: unknown[] = [kind];
-  const range = rangeConditions("x", o, params);
+  // The transfers are scanned without their blocks (joined after the page is cut).
+  const range = rangeConditions("x", o, params, null);
   const d = dir(o);
   const order = `order by x.block_number ${d}, x.log_index ${d}, x.batch_index ${d}`;
   const inner = (cond: string) =>
