@@ -150,9 +150,13 @@ describe.skipIf(!PG)(`a lost database connection${PG ? "" : ` (skipped: ${SKIP_R
         async () => {
           return ((await health()).indexer.height ?? -1) >= h;
         },
-        60_000,
+        // The indexer's retry backs off up to 30 s after repeated failures; on a loaded machine (the whole suite on
+        // two cores) a catch-up after a termination round can take more than a minute.
+        240_000,
         () => start.child.exitCode === null,
-      );
+      ).catch((e: Error) => {
+        throw new Error(`${e.message}\nstart's output:\n${start.output().slice(-3000)}`);
+      });
     };
     await caughtUp();
 
