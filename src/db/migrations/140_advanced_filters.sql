@@ -1,9 +1,7 @@
 -- /api/v2/advanced-filters?methods=0x…: the transactions and the internal transactions that call one of a few
--- 4-byte selectors, newest first. Each selector is one backward range scan of these indexes, so a page costs what
--- the first does whatever the selector's rarity. The internal index leaves out the top-level calls (index 0 of
--- type call), which repeat their transaction and which no list shows.
-create index transactions_selector_idx
-  on transactions ((substring(input from 1 for 4)), block_number desc, index desc);
+-- 4-byte selectors, newest first. Each selector is one backward range scan of an index (transactions: migration
+-- 100's transactions_method_idx), so a page costs what the first does whatever the selector's rarity. The internal
+-- index leaves out the top-level calls (index 0 of type call), which repeat their transaction and which no list shows.
 create index internal_transactions_selector_idx
   on internal_transactions ((substring(input from 1 for 4)), block_number desc, transaction_index desc, index desc)
   where type <> 'call' or index > 0;

@@ -69,6 +69,11 @@ const isContract = (col: string) =>
     or exists (select 1 from tokens where address = ${col}))`;
 
 const selector = (col: string) => `substring(${col} from 1 for 4)`;
+/**
+ * A transaction's selector `test` (`= $1`, `= any($1)`): with the length condition that lets the planner use
+ * migration 100's partial index transactions_method_idx, the one selector index of `transactions`.
+ */
+const txSelector = (col: string, test: string) => `length(${col}) >= 4 and ${selector(col)} ${test}`;
 
 /** One range scan of the list: extra conditions of its access path, the statement's FROM and order. */
 type Branch = { from: string; where: string[]; order: string };
@@ -174,8 +179,8 @@ function transactionBranches(p: Params, f: AdvancedFilters, c: AdvancedFilterCur
   where.push(...access.filters);
   let drivers = access.drivers;
   if (f.methods) {
-    if (drivers) where.push(`${selector("t.input")} = any(${p.add(f.methods.map(toBytea))}::bytea[])`);
-    else drivers = f.methods.map((m) => [`${selector("t.input")} = ${p.add(toBytea(m))}`]);
+    if (drivers) where.push(txSelector("t.input", `= any(${p.add(f.methods.map(toBytea))}::bytea[])`));
+    else drivers = f.methods.map((m) => [txSelector("t.input", `= ${p.add(toBytea(m))}`)]);
   }
   const order = "t.block_number desc, t.index desc";
   return (drivers ?? [[]]).map((d) => ({ from: "transactions t", where: [...d, ...where], order }));
@@ -268,18 +273,18 @@ function transferBranches(p: Params, f: AdvancedFilters, c: AdvancedFilterCursor
   const tokenJoin = joinToken ? " left join tokens k on k.address = tt.token_address" : "";
   const order = "tt.block_number desc, tt.log_index desc, tt.batch_index";
   if (f.methods && !drivers) {
-    // Each method: its transactions newest first (transactions_selector_idx), their logs, the transfers of those.
+    // Each method: its transactions newest first (transactions_method_idx), their logs, the transfers of those.
     return f.methods.map((m) => ({
       from: `transactions x join logs l on l.transaction_hash = x.hash
         join token_transfers tt on tt.block_number = l.block_number and tt.log_index = l.log_index${tokenJoin}`,
-      where: [`${selector("x.input")} = ${p.add(toBytea(m))}`, ...where],
+      where: [txSelector("x.input", `= ${p.add(toBytea(m))}`), ...where],
       order: "x.block_number desc, x.index desc, tt.log_index desc, tt.batch_index",
     }));
   }
   let from = `token_transfers tt${tokenJoin}`;
   if (f.methods) {
     from += " join transactions x on x.hash = tt.transaction_hash";
-    where.push(`${selector("x.input")} = any(${p.add(f.methods.map(toBytea))}::bytea[])`);
+    where.push(txSelector("x.input", `= any(${p.add(f.methods.map(toBytea))}::bytea[])`));
   }
   return (drivers ?? [[]]).map((d) => ({ from, where: [...d, ...where], order }));
 }
