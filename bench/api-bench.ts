@@ -3,7 +3,7 @@ import { runCoinBalanceBench, writeCoinBalanceSection } from "./api-coin-balance
 
 /**
  * npm run bench:api: the explorer API benchmarks (coin balance history, NFT, address pages), figures to
- * docs/benchmarks.md. `npm run bench:api -- nft` (or `-- coin`, `-- explorer`, `-- holders`, `-- rpc`) runs one part only.
+ * docs/benchmarks.md. `npm run bench:api -- nft` (or `-- coin`, `-- explorer`, `-- plans`, `-- holders`, `-- rpc`) runs one part only.
  */
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}, Node ${process.version}`;
 const only = process.argv.slice(2);
@@ -19,6 +19,8 @@ if (wants("explorer"))
   await import("./api-explorer.js").then(async (m) =>
     m.writeExplorerSection(await m.runExplorerBench(), machine),
   );
+if (wants("plans"))
+  await import("./api-explorer-plans.js").then(async (m) => m.writePlansSection(await m.runPlans(), machine));
 if (wants("rpc"))
   await import("./api-rpc.js").then(async (m) => m.writeRpcSection(await m.runRpcBench(), machine));
 if (wants("holders"))

@@ -48,7 +48,7 @@ const page = answers(TokenTransferResponseSchema);
 const pageOr404 = answers(TokenTransferResponseSchema, { notFound: true });
 
 /** The cursor when its keys are given (Blockscout starts from the first page otherwise). */
-function transferCursorOf(q: {
+export function transferCursorOf(q: {
   block_number?: number;
   index?: number;
   batch_index?: number;
