@@ -16,6 +16,13 @@ export type IndexerExtension = {
    * to belong to another version of the block; the runtime then fetches the range again.
    */
   fetchBlock?(rpc: Rpc, number: number, caps: NodeCapabilities): Promise<unknown>;
+  /**
+   * Follow-up work on one fetched block that needs its contents (JSON-RPC calls about its transactions,
+   * CPU-heavy derivations): run as soon as the block has arrived, beside the writes of earlier ranges, not inside
+   * the batch transaction, which every range waits for. The result lands in `FetchedBlock.extra[name]` (an
+   * extension has `fetchBlock` or `afterFetch`, not both).
+   */
+  afterFetch?(rpc: Rpc, fetched: FetchedBlock, caps: NodeCapabilities): Promise<unknown>;
   /** Writes derived rows for a batch of consecutive blocks, after the core rows, in the batch transaction. */
   write(
     tx: Queryable,

@@ -184,6 +184,11 @@ export class Indexer {
             this.extensions.forEach((x, i) => {
               if (x.fetchBlock) fetched.extra[x.name] = extras[i];
             });
+            await Promise.all(
+              this.extensions.map(async (x) => {
+                if (x.afterFetch) fetched.extra[x.name] = await x.afterFetch(rpc, fetched, caps);
+              }),
+            );
             return fetched;
           }),
         );

@@ -60,45 +60,64 @@ async function noncesAt(
   return new Map(addresses.map((a, i) => [a, values[i]!]));
 }
 
+/** A block's set-code transactions, their authorities recovered, and the nonces the verdicts start from. */
+type Prepared = { txs: JudgedTransaction[]; startNonces: Map<Address, bigint> };
+
+/**
+ * Recovers every authority of a block's authorizations and reads the nonces its verdicts need: done when the block
+ * arrives (afterFetch), outside the batch transaction. Null for a block without type-4 transactions.
+ */
+async function prepareBlock(rpc: Rpc, fetched: FetchedBlock): Promise<Prepared | null> {
+  const { block } = fetched;
+  if (!block.transactions.some((t) => t.authorizationList?.length)) return null;
+  const txs: JudgedTransaction[] = block.transactions.map((t, i) => {
+    const tuples = (t.authorizationList ?? []).map(parseAuthorization);
+    return {
+      hash: t.hash,
+      index: i,
+      from: lower(t.from),
+      nonce: BigInt(t.nonce ?? "0x0"),
+      authorizations: tuples.map((tuple) => ({ tuple, authority: recoverAuthority(tuple) })),
+      creations: creationsBelow(fetched.calls?.[i]),
+    };
+  });
+  const need = authoritiesNeedingNonce(txs);
+  return { txs, startNonces: need.length ? await noncesAt(rpc, block.parentHash, need) : new Map() };
+}
+
 /**
  * EIP-7702 set-code transactions: every authorization with its recovered authority and the protocol's verdict
  * (`transaction_authorizations`), and each block's delegation changes as proxy rows (`address_proxies`, type
  * `eip7702`, the delegate as implementation, null for a revocation). A block without type-4 transactions costs
  * nothing; one with them costs an `eth_getTransactionCount` at its parent for each authority whose nonce the block
- * does not show (a self-sponsored authorization needs none).
+ * does not show (a self-sponsored authorization needs none). Recovery and those calls happen when the block
+ * arrives; the write only judges and inserts.
  */
 export function authorizationsExtension(): IndexerExtension {
   return {
     name: "authorizations",
+    afterFetch: (rpc, fetched) => prepareBlock(rpc, fetched),
     async write(tx: Queryable, batch: readonly FetchedBlock[], ctx: { rpc: Rpc }) {
       const rows: Row[] = [];
       const delegations: Array<{ address: Address; block: number; delegate: Address | null }> = [];
+      let chainId: bigint | null = null;
       for (const fetched of batch) {
         const { block } = fetched;
-        if (!block.transactions.some((t) => t.authorizationList?.length)) continue;
-        // Read each time (only blocks with authorizations pay): a wiped local index may start another chain.
-        const [state] = await tx.query<{ chain_id: string }>(
-          "select chain_id::text as chain_id from indexer_state where id = 1",
-        );
-        const chainId = BigInt(state!.chain_id);
-        const txs: JudgedTransaction[] = await Promise.all(
-          block.transactions.map(async (t, i) => {
-            const tuples = (t.authorizationList ?? []).map(parseAuthorization);
-            const authorities = await Promise.all(tuples.map(recoverAuthority));
-            return {
-              hash: t.hash,
-              index: i,
-              from: lower(t.from),
-              nonce: BigInt(t.nonce ?? "0x0"),
-              authorizations: tuples.map((tuple, k) => ({ tuple, authority: authorities[k]! })),
-              creations: creationsBelow(fetched.calls?.[i]),
-            };
-          }),
-        );
-        const need = authoritiesNeedingNonce(txs);
-        const start = need.length ? await noncesAt(ctx.rpc, block.parentHash, need) : new Map();
+        // A block fetched without this stage's afterFetch (a caller of its own): prepared here.
+        const prepared =
+          fetched.extra.authorizations === undefined
+            ? await prepareBlock(ctx.rpc, fetched)
+            : (fetched.extra.authorizations as Prepared | null);
+        if (!prepared) continue;
+        // Read once per batch that has authorizations: a wiped local index may start another chain.
+        if (chainId === null) {
+          const [state] = await tx.query<{ chain_id: string }>(
+            "select chain_id::text as chain_id from indexer_state where id = 1",
+          );
+          chainId = BigInt(state!.chain_id);
+        }
         const number = Number(block.number);
-        const judged = judgeAuthorizations(chainId, txs, start);
+        const judged = judgeAuthorizations(chainId, prepared.txs, prepared.startNonces);
         for (const v of judged.verdicts) rows.push({ ...v, blockNumber: number });
         for (const [address, delegate] of judged.delegations)
           delegations.push({ address, block: number, delegate });
