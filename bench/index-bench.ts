@@ -73,12 +73,17 @@ async function main() {
       let next = 0;
       const fetchRange = (a: number, b: number) =>
         Promise.all(
-          Array.from({ length: b - a + 1 }, (_, i) =>
-            Promise.all([
+          Array.from({ length: b - a + 1 }, async (_, i) => {
+            const [fetched, ...extras] = await Promise.all([
               fetchBlock(r, a + i, caps),
               ...extensions.map((x) => x.fetchBlock?.(r, a + i, caps)),
-            ]),
-          ),
+            ]);
+            extensions.forEach((x, k) => {
+              if (x.fetchBlock) fetched.extra[x.name] = extras[k];
+            });
+            // The calls some stages make once the block is here (afterFetch), as the indexer makes them.
+            await Promise.all(extensions.map((x) => x.afterFetch?.(r, fetched, caps)));
+          }),
         );
       const inflight: Array<Promise<unknown>> = [];
       const launch = () => {

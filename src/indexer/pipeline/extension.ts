@@ -19,8 +19,8 @@ export type IndexerExtension = {
   /**
    * Follow-up work on one fetched block that needs its contents (JSON-RPC calls about its transactions,
    * CPU-heavy derivations): run as soon as the block has arrived, beside the writes of earlier ranges, not inside
-   * the batch transaction, which every range waits for. The result lands in `FetchedBlock.extra[name]` (an
-   * extension has `fetchBlock` or `afterFetch`, not both).
+   * the batch transaction, which every range waits for. The result lands in `FetchedBlock.extra[name]`, in place of
+   * what `fetchBlock` brought (which it finds there).
    */
   afterFetch?(rpc: Rpc, fetched: FetchedBlock, caps: NodeCapabilities): Promise<unknown>;
   /** Writes derived rows for a batch of consecutive blocks, after the core rows, in the batch transaction. */

@@ -3,7 +3,7 @@ import type { FetchedBlock } from "../../../chain/types.js";
 import { InconsistentBlockError } from "../../pipeline/errors.js";
 import type { IndexerExtension } from "../../pipeline/extension.js";
 import { type BalanceChangeRow, balanceRows, changesFromPrestate } from "./derive.js";
-import { type BalanceFetch, fetchBalances } from "./fetch.js";
+import { type BalanceFetch, fetchBalances, withUnseenVaults } from "./fetch.js";
 import { revertBalanceChanges, writeBalanceChanges } from "./store.js";
 
 export const COIN_BALANCES = "coin-balances";
@@ -34,6 +34,8 @@ export function coinBalanceExtension(): IndexerExtension {
   return {
     name: COIN_BALANCES,
     fetchBlock: fetchBalances,
+    afterFetch: (rpc, fetched, caps) =>
+      withUnseenVaults(rpc, fetched, caps, fetched.extra[COIN_BALANCES] as BalanceFetch),
     write: (tx, batch) => writeBalanceChanges(tx, deriveBalanceRows(batch)),
     revert: revertBalanceChanges,
   };

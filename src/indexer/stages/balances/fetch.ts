@@ -1,9 +1,9 @@
 import type { Address, Hash, Hex } from "viem";
 import type { NodeCapabilities } from "../../../chain/capabilities.js";
-import { OP_OPERATOR_FEE_VAULT } from "../../../chain/chain-type.js";
+import { OP_DEPOSIT_TYPE, OP_OPERATOR_FEE_VAULT } from "../../../chain/chain-type.js";
 import { BlockNotFoundError, fetchBlock, toQuantity } from "../../../chain/fetch-block.js";
 import type { Rpc } from "../../../chain/rpc.js";
-import type { RpcBlock } from "../../../chain/types.js";
+import type { FetchedBlock, RpcBlock } from "../../../chain/types.js";
 import { InconsistentBlockError } from "../../pipeline/errors.js";
 import type { PrestateDiffTrace, ReadBalance } from "./derive.js";
 import { creditedOutsideTransactions, isOpStackBlock, touchedByTransactions } from "./touched.js";
@@ -89,6 +89,49 @@ function inTraces(traces: readonly PrestateDiffTrace[], address: Address): boole
   );
 }
 
+/**
+ * Whether a transaction of the block may have paid an operator fee, by its receipts: only non-deposit transactions
+ * pay one; an Isthmus receipt says what (a scalar and a constant, zero: none); a receipt with an L1 fee but without
+ * those members is from before Isthmus (no operator fee). A receipt without OP members at all (anvil's) says
+ * nothing: then maybe.
+ */
+export function mayPayOperatorFee(fetched: FetchedBlock): boolean {
+  const nonZero = (h: Hex | null | undefined) => h != null && BigInt(h) !== 0n;
+  return fetched.receipts.some((r, i) => {
+    if (Number(fetched.block.transactions[i]?.type ?? 0) === OP_DEPOSIT_TYPE) return false;
+    if (r.operatorFeeScalar !== undefined || r.operatorFeeConstant !== undefined)
+      return nonZero(r.operatorFeeScalar) || nonZero(r.operatorFeeConstant);
+    return r.l1Fee === undefined;
+  });
+}
+
+/**
+ * OP stack, once the block and its receipts are here (the stage's afterFetch): the protocol credits the fee vaults
+ * outside every frame. A tracer shows the vaults it looks up: op-geth's the base fee and L1 fee vaults in each
+ * transaction (and the fee recipient), never the operator fee vault; anvil's every account touched. So the operator
+ * fee vault is read at the block's end when a transaction may have paid it and no trace of the block shows it.
+ * (Only it: a read of the head may see the next block on a node mining it, as for the fee recipient, and a vault a
+ * trace would show but did not was not paid.) A block whose receipts show no operator fee (every block before
+ * Isthmus, and blocks of deposits only) costs no call.
+ */
+export async function withUnseenVaults(
+  rpc: Rpc,
+  fetched: FetchedBlock,
+  caps: NodeCapabilities,
+  data: BalanceFetch,
+): Promise<BalanceFetch> {
+  if (
+    caps.chainType !== "optimism" ||
+    !data.traces ||
+    data.read.some((r) => r.address === OP_OPERATOR_FEE_VAULT) ||
+    inTraces(data.traces, OP_OPERATOR_FEE_VAULT) ||
+    !mayPayOperatorFee(fetched)
+  )
+    return data;
+  const vault = await readBalances(rpc, fetched.block, [OP_OPERATOR_FEE_VAULT], true);
+  return { ...data, read: [...data.read, ...vault] };
+}
+
 export async function fetchBalances(rpc: Rpc, number: number, caps: NodeCapabilities): Promise<BalanceFetch> {
   const q = toQuantity(number);
   if (caps.prestateDiff) {
@@ -108,22 +151,14 @@ export async function fetchBalances(rpc: Rpc, number: number, caps: NodeCapabili
       ...(header.withdrawals ?? []).map((w) => w.address),
       ...accounts,
     ]);
-    // OP stack: the protocol credits the fee vaults outside every frame. A tracer shows the vaults it looks up:
-    // op-geth's the base fee and L1 fee vaults in each transaction (and the fee recipient), never the operator fee
-    // vault; anvil's every account touched. So the operator fee vault, when no trace of the block shows it, is read
-    // at the block's end. (Only it: a read of the head may see the next block on a node mining it, as for the fee
-    // recipient above, and a vault a trace would show but did not was not paid.)
-    const unseenVaults =
-      caps.chainType === "optimism" &&
-      !credited.includes(OP_OPERATOR_FEE_VAULT) &&
-      !inTraces(traces, OP_OPERATOR_FEE_VAULT)
-        ? [OP_OPERATOR_FEE_VAULT]
-        : [];
-    const [read, vaults] = await Promise.all([
-      readBalances(rpc, header, credited, !paysNoBlockReward(header), withdrawalCredits(header)),
-      readBalances(rpc, header, unseenVaults, true),
-    ]);
-    return { hash: header.hash, traces, touched: null, read: [...read, ...vaults] };
+    const read = await readBalances(
+      rpc,
+      header,
+      credited,
+      !paysNoBlockReward(header),
+      withdrawalCredits(header),
+    );
+    return { hash: header.hash, traces, touched: null, read };
   }
   // No prestate diffs: find the touched addresses from the block itself, then read every one of them.
   const [fetched, accounts] = await Promise.all([
