@@ -28,8 +28,29 @@ const OPERATOR_FEE_VAULT = OP_OPERATOR_FEE_VAULT;
 
 type Diff = { txHash?: Hex; result: { pre?: Record<string, unknown>; post?: Record<string, unknown> } };
 
-/** Prestate diffs as op-geth gives them: its tracer never looks up the operator fee vault. */
+/**
+ * Prestate diffs and receipts as op-geth gives them: its tracer never looks up the operator fee vault, and its
+ * Isthmus receipts of non-deposit transactions carry the operator fee parameters (from L1Block's slot 8: the
+ * constant in the low 8 bytes, the scalar in the 4 above), which anvil's receipts lack.
+ */
 async function opGethTracer(call: JsonRpcCall, forward: Forward) {
+  if (call.method === "eth_getBlockReceipts") {
+    const a = await forward(call);
+    if (!("result" in a) || !Array.isArray(a.result)) return a;
+    const slot = await forward({
+      ...call,
+      method: "eth_getStorageAt",
+      params: [OP_L1_BLOCK, "0x8", call.params![0]],
+    });
+    const word = "result" in slot ? BigInt(slot.result as Hex) : 0n;
+    for (const r of a.result as Array<Record<string, unknown>>)
+      if (r.type !== "0x7e")
+        Object.assign(r, {
+          operatorFeeScalar: toHex((word >> 64n) & 0xffffffffn),
+          operatorFeeConstant: toHex(word & 0xffffffffffffffffn),
+        });
+    return a;
+  }
   const config = call.params?.[1] as { tracer?: string } | undefined;
   if (call.method !== "debug_traceBlockByNumber" || config?.tracer !== "prestateTracer") return undefined;
   const a = await forward(call);
@@ -286,12 +307,15 @@ describe("OP-stack deposits on anvil --network optimism", () => {
         const reverted = await get(hashes.reverted!);
         expect(reverted.status).toBe("error");
         expect(reverted.fee.value).toBe("0");
-        // An ordinary transaction pays gas used x gas price (anvil's receipts carry no L1 fee members: 0).
+        // An ordinary transaction pays gas used x gas price (anvil's receipts carry no L1 fee members: 0), plus,
+        // where the receipts say it (op-geth's, through the proxy), the operator fee: gas used x scalar / 10^6 +
+        // constant (scalar 1, constant 1000 here).
         const s = await get(hashes.spend!);
         const r = await rpc<{ gasUsed: Hex; effectiveGasPrice: Hex }>(url, "eth_getTransactionReceipt", [
           hashes.spend,
         ]);
-        expect(s.fee.value).toBe((BigInt(r.gasUsed) * BigInt(r.effectiveGasPrice)).toString());
+        const operatorFee = traces === "auto" ? (BigInt(r.gasUsed) * 1n) / 10n ** 6n + 1000n : 0n;
+        expect(s.fee.value).toBe((BigInt(r.gasUsed) * BigInt(r.effectiveGasPrice) + operatorFee).toString());
         expect(s.l1_fee).toBe("0");
         // Lists carry the fee but not the details page's chain-family members, as Blockscout's.
         const list = await app.inject({ url: "/api/v2/blocks/1/transactions" });

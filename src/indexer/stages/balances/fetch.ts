@@ -90,29 +90,28 @@ function inTraces(traces: readonly PrestateDiffTrace[], address: Address): boole
 }
 
 /**
- * Whether a transaction of the block may have paid an operator fee, by its receipts: only non-deposit transactions
- * pay one; an Isthmus receipt says what (a scalar and a constant, zero: none); a receipt with an L1 fee but without
- * those members is from before Isthmus (no operator fee). A receipt without OP members at all (anvil's) says
- * nothing: then maybe.
+ * Whether a transaction of the block paid an operator fee, by its receipts: an Isthmus receipt of a non-deposit
+ * transaction says its operator fee scalar and constant (zero: none). A receipt from before Isthmus has none; a
+ * receipt without OP members at all comes from a node that is no OP client (anvil), whose prestate tracer shows every
+ * account touched, so the traces already tell.
  */
-export function mayPayOperatorFee(fetched: FetchedBlock): boolean {
+export function paysOperatorFee(fetched: FetchedBlock): boolean {
   const nonZero = (h: Hex | null | undefined) => h != null && BigInt(h) !== 0n;
-  return fetched.receipts.some((r, i) => {
-    if (Number(fetched.block.transactions[i]?.type ?? 0) === OP_DEPOSIT_TYPE) return false;
-    if (r.operatorFeeScalar !== undefined || r.operatorFeeConstant !== undefined)
-      return nonZero(r.operatorFeeScalar) || nonZero(r.operatorFeeConstant);
-    return r.l1Fee === undefined;
-  });
+  return fetched.receipts.some(
+    (r, i) =>
+      Number(fetched.block.transactions[i]?.type ?? 0) !== OP_DEPOSIT_TYPE &&
+      (nonZero(r.operatorFeeScalar) || nonZero(r.operatorFeeConstant)),
+  );
 }
 
 /**
  * OP stack, once the block and its receipts are here (the stage's afterFetch): the protocol credits the fee vaults
  * outside every frame. A tracer shows the vaults it looks up: op-geth's the base fee and L1 fee vaults in each
  * transaction (and the fee recipient), never the operator fee vault; anvil's every account touched. So the operator
- * fee vault is read at the block's end when a transaction may have paid it and no trace of the block shows it.
+ * fee vault is read at the block's end when a receipt says a transaction paid it and no trace of the block shows it.
  * (Only it: a read of the head may see the next block on a node mining it, as for the fee recipient, and a vault a
  * trace would show but did not was not paid.) A block whose receipts show no operator fee (every block before
- * Isthmus, and blocks of deposits only) costs no call.
+ * Isthmus, blocks of deposits only, every block of a node whose receipts have no OP members) costs no call.
  */
 export async function withUnseenVaults(
   rpc: Rpc,
@@ -125,7 +124,7 @@ export async function withUnseenVaults(
     !data.traces ||
     data.read.some((r) => r.address === OP_OPERATOR_FEE_VAULT) ||
     inTraces(data.traces, OP_OPERATOR_FEE_VAULT) ||
-    !mayPayOperatorFee(fetched)
+    !paysOperatorFee(fetched)
   )
     return data;
   const vault = await readBalances(rpc, fetched.block, [OP_OPERATOR_FEE_VAULT], true);
