@@ -270,6 +270,22 @@ describe("blob transactions", () => {
     expect(await wrongRows(url, await balanceRows(t.db))).toEqual([]);
   });
 
+  it("shows the blob fee in the sender's state change, its balances as the node has them", async () => {
+    for (const h of blobTxs) {
+      const tx = await rpc<NodeTx & { from: Hex }>(url, "eth_getTransactionByHash", [h]);
+      const at = async (n: number) =>
+        BigInt(await rpc<Hex>(url, "eth_getBalance", [tx.from, `0x${n.toString(16)}`])).toString();
+      const n = Number(tx.blockNumber);
+      const r = await get(`/api/v2/transactions/${h}/state-changes`);
+      expect(r.status).toBe(200);
+      const sender = r.body.items.find(
+        (i: any) => i.type === "coin" && i.address.hash.toLowerCase() === tx.from.toLowerCase(),
+      );
+      // The sender sent nothing else in its block: its balances there are the node's at the blocks around it.
+      expect(sender).toMatchObject({ balance_before: await at(n - 1), balance_after: await at(n) });
+    }
+  });
+
   it("moves the blob fetcher back on a reorg below its place, keeping the fetched blobs", async () => {
     const first = Number((await rpc<NodeTx>(url, "eth_getTransactionByHash", [blobTxs[0]])).blockNumber);
     const last = Number((await rpc<NodeTx>(url, "eth_getTransactionByHash", [blobTxs[1]])).blockNumber);

@@ -23,6 +23,8 @@ export type BlockTxRow = {
   miner: Uint8Array;
   /** OP stack: a deposit's mint (credited to its sender before it runs). */
   op_mint: string | null;
+  /** EIP-4844: the blob fee a blob transaction's sender pays beside gas (blob gas used × blob gas price). */
+  blob_fee: string | null;
 } & OpColumns;
 
 /**
@@ -34,7 +36,8 @@ export function blockTransactionsUpTo(db: Queryable, hash: Hex): Promise<BlockTx
     `select x.hash, x.block_number, x.index, x.from_address, x.to_address, x.contract_address, x.value::text as value,
        x.status, x.gas_used::text as gas_used, coalesce(x.effective_gas_price, x.gas_price)::text as price,
        x.max_fee_per_gas::text as max_fee_per_gas, x.max_priority_fee_per_gas::text as max_priority_fee_per_gas,
-       b.base_fee_per_gas::text as base_fee_per_gas, b.miner, o.mint::text as op_mint, ${OP_COLUMNS}
+       b.base_fee_per_gas::text as base_fee_per_gas, b.miner, o.mint::text as op_mint,
+       (x.blob_gas_used * x.blob_gas_price)::text as blob_fee, ${OP_COLUMNS}
      from transactions t
        join transactions x on x.block_number = t.block_number and x.index <= t.index
        join blocks b on b.number = t.block_number

@@ -17,7 +17,7 @@ export type CoinTx = {
   maxPriorityFeePerGas: bigint | null;
   /** OP stack: coin minted to the sender before a deposit runs (kept even when it reverts). */
   mint?: bigint;
-  /** OP stack: what the sender pays beside gas used × price (the L1 data fee, the operator fee). */
+  /** What the sender pays beside gas used × price: OP stack's L1 data fee and operator fee, EIP-4844's blob fee. */
   extraFee?: bigint;
 };
 

@@ -49,9 +49,10 @@ function coinTx(r: Awaited<ReturnType<typeof blockTransactionsUpTo>>[number]): C
     price: big(r.price) ?? 0n,
     maxFeePerGas: big(r.max_fee_per_gas),
     maxPriorityFeePerGas: big(r.max_priority_fee_per_gas),
-    // OP stack: a deposit's mint; the L1 data fee and operator fee every other transaction pays.
+    // OP stack: a deposit's mint; the L1 data fee and operator fee every other transaction pays. EIP-4844: the
+    // blob fee, burnt (the node takes it from the sender, as it does the L1 fee).
     mint: big(r.op_mint) ?? 0n,
-    extraFee: opExtraFee(r, BigInt(r.gas_used)),
+    extraFee: opExtraFee(r, BigInt(r.gas_used)) + (big(r.blob_fee) ?? 0n),
   };
 }
 
