@@ -4,6 +4,7 @@ import type { CallFrame, FetchedBlock } from "../../../chain/types.js";
 import { toBytea, toByteaOrNull } from "../../../db/bytes.js";
 import type { Queryable } from "../../../db/db.js";
 import type { IndexerExtension } from "../../pipeline/extension.js";
+import { COIN_BALANCES } from "../balances/extension.js";
 import { unnestInsert } from "../core/unnest-insert.js";
 import {
   authoritiesNeedingNonce,
@@ -60,6 +61,37 @@ async function noncesAt(
   return new Map(addresses.map((a, i) => [a, values[i]!]));
 }
 
+/** An authority no transaction of the block changed: none of its authorizations there applied (no nonce matches). */
+const UNCHANGED = -1n;
+
+type DiffAccount = { nonce?: number | Hex };
+type Diff = { result?: { pre?: Record<string, DiffAccount>; post?: Record<string, DiffAccount> } };
+
+/**
+ * The nonces at the block's start of `addresses`, from the block's prestate diffs (the coin-balances stage fetched
+ * them; one per transaction, in order): an address's nonce before the first transaction that changed it (absent
+ * before it: a new account, 0). A valid authorization and a sent transaction both change the nonce, so an address
+ * no diff names kept its nonce and had no authorization applied (UNCHANGED). An entry without its nonce (a tracer
+ * that leaves unchanged fields out) leaves the address to the node (not in the map).
+ */
+export function noncesFromDiffs(diffs: readonly Diff[], addresses: readonly Address[]): Map<Address, bigint> {
+  const out = new Map<Address, bigint>();
+  const lowered = diffs.map((d) => ({
+    pre: new Map(Object.entries(d.result?.pre ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+    post: new Set(Object.keys(d.result?.post ?? {}).map((k) => k.toLowerCase())),
+  }));
+  for (const a of addresses) {
+    const first = lowered.find((d) => d.pre.has(a) || d.post.has(a));
+    if (!first) out.set(a, UNCHANGED);
+    else if (!first.pre.has(a)) out.set(a, 0n);
+    else {
+      const nonce = first.pre.get(a)!.nonce;
+      if (nonce !== undefined) out.set(a, BigInt(nonce));
+    }
+  }
+  return out;
+}
+
 /** A block's set-code transactions, their authorities recovered, and the nonces the verdicts start from. */
 type Prepared = { txs: JudgedTransaction[]; startNonces: Map<Address, bigint> };
 
@@ -82,16 +114,23 @@ async function prepareBlock(rpc: Rpc, fetched: FetchedBlock): Promise<Prepared |
     };
   });
   const need = authoritiesNeedingNonce(txs);
-  return { txs, startNonces: need.length ? await noncesAt(rpc, block.parentHash, need) : new Map() };
+  if (!need.length) return { txs, startNonces: new Map() };
+  // From the block's prestate diffs where the node gave them (no call); the node's nonces for what they leave open.
+  const diffs = (fetched.extra[COIN_BALANCES] as { traces?: Diff[] | null } | undefined)?.traces;
+  const known =
+    diffs && diffs.length === block.transactions.length ? noncesFromDiffs(diffs, need) : new Map();
+  const ask = need.filter((a) => !known.has(a));
+  const read = ask.length ? await noncesAt(rpc, block.parentHash, ask) : new Map<Address, bigint>();
+  return { txs, startNonces: new Map([...known, ...read]) };
 }
 
 /**
  * EIP-7702 set-code transactions: every authorization with its recovered authority and the protocol's verdict
  * (`transaction_authorizations`), and each block's delegation changes as proxy rows (`address_proxies`, type
  * `eip7702`, the delegate as implementation, null for a revocation). A block without type-4 transactions costs
- * nothing; one with them costs an `eth_getTransactionCount` at its parent for each authority whose nonce the block
- * does not show (a self-sponsored authorization needs none). Recovery and those calls happen when the block
- * arrives; the write only judges and inserts.
+ * nothing; one with them takes each authority's starting nonce from the block's prestate diffs where the node
+ * gives them, else from an `eth_getTransactionCount` at its parent (a self-sponsored authorization needs none).
+ * Recovery and those calls happen when the block arrives; the write only judges and inserts.
  */
 export function authorizationsExtension(): IndexerExtension {
   return {
