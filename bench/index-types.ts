@@ -1,0 +1,418 @@
+/**
+ * Indexer throughput on the transactions a 2026 chain makes, this build against an earlier revision, in one run:
+ *   - "standard": anvil's default hardfork, the mixed activity of bench:index (transfers, token transfers,
+ *     internal calls, CREATE/CREATE2, a reverting creation, empty blocks);
+ *   - "prague": the same activity plus EIP-7702 set-code transactions (each with a valid authorization and one for
+ *     another chain id, the call then running the delegate's code) and blob transactions (one blob) on
+ *     `--hardfork prague`;
+ *   - "optimism": the same activity plus a deposit transaction (type 0x7e, with mint) per block on
+ *     `--network optimism`.
+ * Each chain is indexed by `lookout index` of both builds (a fresh PostgreSQL database each time, order A B B A),
+ * blocks/s from the index's first state row (the chain known, before the first block) to the head. The earlier revision is checked out into a
+ * temporary git worktree and built there (node_modules linked from this checkout).
+ * Usage: npm run bench:index-types [-- --rev 21cfbb9 --blocks 600 --chains standard,prague,optimism]
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import {
+  type Address,
+  createWalletClient,
+  defineChain,
+  encodeFunctionData,
+  type Hex,
+  http,
+  parseEther,
+  parseGwei,
+  stringToHex,
+  toBlobSidecars,
+  toBlobs,
+  toHex,
+} from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { type Anvil, freePort, startAnvil } from "../src/chain/anvil.js";
+import { builtCliPath, packagePath } from "../src/util/package-root.js";
+import { activityContracts, deployActivityContracts, mineActivity, rpc } from "../test/helpers/activity.js";
+import { wasmKzg } from "../test/helpers/kzg.js";
+import { replaceBenchmarkSection } from "./benchmarks-doc.js";
+
+const { values } = parseArgs({
+  options: {
+    rev: { type: "string", default: "21cfbb9" },
+    blocks: { type: "string", default: "600" },
+    chains: { type: "string", default: "standard,prague,optimism" },
+  },
+});
+const BLOCKS = Number(values.blocks);
+const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const log = (s: string) => process.stderr.write(`${s}\n`);
+const children: ChildProcess[] = [];
+
+export type ChainKind = "standard" | "prague" | "optimism";
+type Counts = Record<string, number>;
+
+/** Mines the activity one block at a time, with `extra` sending that block's additional transactions first. */
+async function mineWith(anvil: Anvil, extra: (block: number) => Promise<void>): Promise<void> {
+  const k = await deployActivityContracts(anvil.url);
+  for (let b = 0; b < BLOCKS; b++) {
+    await extra(b);
+    await mineActivity(anvil.url, k, { blocks: 1, txPerBlock: 3, seed: 42 + b });
+  }
+}
+
+/** Set-code and blob transactions beside the activity: a set-code every 2nd block, a blob every 3rd. */
+async function praguePlan(anvil: Anvil, counts: Counts): Promise<(b: number) => Promise<void>> {
+  const chain = defineChain({
+    id: anvil.chainId,
+    name: "anvil",
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [anvil.url] } },
+  });
+  const funder = anvil.accounts[0]!.address;
+  const sponsor = privateKeyToAccount(generatePrivateKey());
+  const blobber = privateKeyToAccount(generatePrivateKey());
+  const authorities = Array.from({ length: 5 }, () => privateKeyToAccount(generatePrivateKey()));
+  for (const a of [sponsor, blobber])
+    await rpc(anvil.url, "eth_sendTransaction", [
+      { from: funder, to: a.address, value: toHex(parseEther("100")) },
+    ]);
+  await rpc(anvil.url, "evm_mine");
+  const transport = http(anvil.url, { timeout: 120_000 });
+  const sponsorWallet = createWalletClient({ account: sponsor, chain, transport });
+  const blobWallet = createWalletClient({ account: blobber, chain, transport });
+  const kzg = await wasmKzg();
+  const data = stringToHex("lookout bench blob");
+  const blobs = toBlobs({ data });
+  // One sidecar for every blob transaction: its KZG commitment and proof are computed once.
+  const sidecars = toBlobSidecars({ data, kzg });
+  // The delegate: the activity's Forwarder (forward(to) sends the call's value on: an internal transfer).
+  const delegate = (await deployForwarder(anvil)) as Address;
+  const forward = activityContracts().Forwarder!.abi;
+  const authNonce = authorities.map(() => 0);
+  let sponsorNonce = 0;
+  let blobNonce = 0;
+  return async (b) => {
+    if (b % 2 === 0) {
+      const i = (b / 2) % authorities.length;
+      const eoa = authorities[i]!;
+      const valid = await sponsorWallet.signAuthorization({
+        account: eoa,
+        contractAddress: delegate,
+        chainId: anvil.chainId,
+        nonce: authNonce[i]!,
+      });
+      // Another chain's authorization: the node skips it (invalid_chain_id), the nonce is not used.
+      const other = await sponsorWallet.signAuthorization({
+        account: eoa,
+        contractAddress: delegate,
+        chainId: anvil.chainId + 1,
+        nonce: authNonce[i]! + 1,
+      });
+      authNonce[i]! += 1;
+      await sponsorWallet.sendTransaction({
+        to: eoa.address,
+        value: 1000n,
+        data: encodeFunctionData({ abi: forward, functionName: "forward", args: [funder] }),
+        authorizationList: [valid, other],
+        gas: 300_000n,
+        nonce: sponsorNonce++,
+        maxFeePerGas: parseGwei("50"),
+        maxPriorityFeePerGas: parseGwei("1"),
+      });
+      counts.setCode = (counts.setCode ?? 0) + 1;
+    }
+    if (b % 3 === 0) {
+      await blobWallet.sendTransaction({
+        blobs,
+        sidecars,
+        kzg,
+        to: funder,
+        nonce: blobNonce++,
+        gas: 21_000n,
+        maxFeePerGas: parseGwei("50"),
+        maxPriorityFeePerGas: parseGwei("1"),
+        maxFeePerBlobGas: parseGwei("30"),
+      });
+      counts.blob = (counts.blob ?? 0) + 1;
+    }
+  };
+}
+
+async function deployForwarder(anvil: Anvil): Promise<string> {
+  const c = activityContracts().Forwarder!;
+  const hash = await rpc<Hex>(anvil.url, "eth_sendTransaction", [
+    { from: anvil.accounts[0]!.address, data: c.bytecode, gas: "0x200000" },
+  ]);
+  await rpc(anvil.url, "evm_mine");
+  const r = await rpc<{ contractAddress: string }>(anvil.url, "eth_getTransactionReceipt", [hash]);
+  return r.contractAddress;
+}
+
+/** A deposit per block (type 0x7e: no signature; the mint credits the sender, then the value moves on). */
+function optimismPlan(anvil: Anvil, counts: Counts): (b: number) => Promise<void> {
+  return async (b) => {
+    const from = `0x${(0xd0000 + (b % 50)).toString(16).padStart(40, "0")}`;
+    await rpc(anvil.url, "eth_sendTransaction", [
+      {
+        type: "0x7e",
+        from,
+        to: anvil.accounts[(b % 9) + 1]!.address,
+        mint: toHex(parseEther("1")),
+        value: toHex(1000n + BigInt(b)),
+        sourceHash: toHex(BigInt(b) + 1n, { size: 32 }),
+        isSystemTx: false,
+        gas: "0x30000",
+      },
+    ]);
+    counts.deposit = (counts.deposit ?? 0) + 1;
+  };
+}
+
+export async function buildChain(kind: ChainKind): Promise<{ anvil: Anvil; head: number; counts: Counts }> {
+  const anvil = await startAnvil({
+    keepHistory: true,
+    ...(kind === "prague" ? { hardfork: "prague" } : {}),
+    ...(kind === "optimism" ? { network: "optimism" as const } : {}),
+  });
+  const counts: Counts = {};
+  try {
+    await rpc(anvil.url, "evm_setAutomine", [false]);
+    const plan =
+      kind === "prague"
+        ? await praguePlan(anvil, counts)
+        : kind === "optimism"
+          ? optimismPlan(anvil, counts)
+          : async () => {};
+    await mineWith(anvil, plan);
+    const head = Number(await rpc<string>(anvil.url, "eth_blockNumber"));
+    const types: Counts = {};
+    for (let n = 0; n <= head; n += 1) {
+      const block = await rpc<{ transactions: Array<{ type: string }> }>(anvil.url, "eth_getBlockByNumber", [
+        toHex(n),
+        true,
+      ]);
+      for (const t of block.transactions) types[t.type] = (types[t.type] ?? 0) + 1;
+    }
+    return {
+      anvil,
+      head,
+      counts: { ...counts, ...Object.fromEntries(Object.entries(types).map(([t, c]) => [`type ${t}`, c])) },
+    };
+  } catch (e) {
+    await anvil.stop();
+    throw e;
+  }
+}
+
+/** The earlier revision, built in a temporary worktree (removed at the end). */
+function buildRevision(rev: string): { cli: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), "lookout-rev-"));
+  const root = packagePath(".");
+  execFileSync("git", ["-C", root, "worktree", "add", "--detach", dir, rev], { stdio: "ignore" });
+  symlinkSync(join(root, "node_modules"), join(dir, "node_modules"));
+  execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: dir, stdio: "ignore" });
+  return {
+    cli: join(dir, "dist/app/cli.js"),
+    remove() {
+      execFileSync("git", ["-C", root, "worktree", "remove", "--force", dir], { stdio: "ignore" });
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function runIndex(
+  cli: string,
+  env: Record<string, string>,
+): { child: ChildProcess; exited: Promise<string> } {
+  const child = spawn(process.execPath, [cli, "index"], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      LOG_LEVEL: "warn",
+      COMPILERS_DIR: packagePath("node_modules/.cache/lookout-test-compilers"),
+      SOLC_LIST_URL: "http://127.0.0.1:1/list.json",
+      SOLCJS_LIST_URL: "http://127.0.0.1:1/bin/list.json",
+      VYPER_LIST_URL: "http://127.0.0.1:1/vyper.json",
+      DATA_DIR: packagePath("node_modules/.cache/lookout-bench-index-types"),
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  let out = "";
+  child.stdout!.on("data", (d: Buffer) => (out = (out + d.toString()).slice(-4000)));
+  child.stderr!.on("data", (d: Buffer) => (out = (out + d.toString()).slice(-4000)));
+  return { child, exited: new Promise((ok) => child.once("exit", () => ok(out))) };
+}
+
+/** `lookout index` of one build on a fresh database: blocks/s from its first write to the head. */
+type Rate = { blocksPerS: number };
+
+async function indexRate(cli: string, rpcUrl: string, head: number): Promise<Rate> {
+  const name = `lookout_bench_types_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const u = new URL(adminUrl);
+  u.pathname = `/${name}`;
+  const client = new pg.Client({ connectionString: u.toString() });
+  try {
+    const port = await freePort();
+    const run = runIndex(cli, { DATABASE_URL: u.toString(), RPC_URL: rpcUrl, PORT: String(port) });
+    let dead: string | null = null;
+    void run.exited.then((out) => {
+      dead = out;
+    });
+    await client.connect();
+    // From the moment the index knows the chain (its state row, written after the migrations, before the first
+    // block) to the head: the start-up of each build is left out, the first range is not.
+    let t0 = 0;
+    let h0 = -1;
+    for (;;) {
+      if (dead !== null) throw new Error(`lookout index exited before the head:\n${dead}`);
+      const state = await client
+        .query<{ h: string | null }>("select last_block as h from indexer_state")
+        .then((r) => r.rows[0] ?? null)
+        .catch(() => null); // before its migrations ran
+      if (state && t0 === 0) {
+        t0 = performance.now();
+        h0 = state.h === null ? -1 : Number(state.h);
+      }
+      if (state?.h != null && Number(state.h) >= head) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const blocksPerS = (head - h0) / ((performance.now() - t0) / 1000);
+    return { blocksPerS };
+  } finally {
+    for (const c of children.splice(0)) c.kill("SIGKILL");
+    await client.end().catch(() => {});
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+type ChainResult = {
+  chain: ChainKind;
+  blocks: number;
+  transactions: Counts;
+  earlier_blocks_per_s: number[];
+  this_blocks_per_s: number[];
+  ratio: number;
+};
+
+const TYPE_NAMES: Record<string, string> = {
+  "0x0": "legacy",
+  "0x2": "EIP-1559",
+  "0x3": "blob",
+  "0x4": "set-code",
+  "0x7e": "deposit",
+};
+
+/** Replaces the "## Indexer: EIP-7702, blobs, OP stack" section of docs/benchmarks.md. */
+function writeSection(earlier: string, results: ChainResult[], load: { before: number; after: number }) {
+  const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}, Node ${process.version}`;
+  const types = (c: Counts) =>
+    Object.entries(c)
+      .filter(([k]) => k.startsWith("type "))
+      .map(([k, n]) => `${n} ${TYPE_NAMES[k.slice(5)] ?? k.slice(5)}`)
+      .join(", ");
+  const table = [
+    "| Chain | Blocks | Transactions | earlier build, blocks/s | this build, blocks/s | ratio |",
+    "|---|---:|---|---:|---:|---:|",
+    ...results.map(
+      (r) =>
+        `| ${r.chain} | ${r.blocks} | ${types(r.transactions)} | ${r.earlier_blocks_per_s.join(", ")} | ${r.this_blocks_per_s.join(", ")} | **${r.ratio.toFixed(2)}** |`,
+    ),
+  ].join("\n");
+  replaceBenchmarkSection(
+    "## Indexer: EIP-7702, blobs, OP stack",
+    `## Indexer: EIP-7702, blobs, OP stack
+
+\`npm run bench:index-types\` (\`bench/index-types.ts\`; \`npm run build\` first): \`lookout index\` of this build against
+\`lookout index\` of an earlier revision (${earlier}, built in a temporary git worktree), on the same chains, in one run:
+each chain indexed by both builds into a fresh PostgreSQL database, in the order earlier, this, this, earlier;
+blocks/s from the index's first state row (chain known, before the first block) to the head. ${machine}; load average
+${load.before.toFixed(1)} before, ${load.after.toFixed(1)} after${load.before >= 1 ? " (other jobs were running)" : ""}.
+Chains on anvil, each the bench:index activity (transfers, token transfers, internal calls, CREATE/CREATE2, a
+reverting creation, empty blocks) plus: *prague* (\`--hardfork prague\`) a set-code transaction every 2nd block (a
+valid authorization and one for another chain id, then a call running the delegate's code: an internal transfer) and
+a one-blob transaction every 3rd; *optimism* (\`--network optimism\`) a deposit with mint in every block. The earlier
+build indexes those chains without understanding the new types (no authorizations, blobs or deposits kept, OP
+balances wrong); this build does all of it.
+
+${table}
+
+What this build does more on every chain: the transaction facts of the list filters (a lookup of the batch's
+recipients, updates when an address becomes a contract) and the indexes behind the filters and sorts. On *prague*:
+each authority recovered (libsecp256k1 in WebAssembly, about 0.65 ms here) and its starting nonce taken from the
+block's prestate diffs (a read at the parent state only where they leave it open), authorization and blob rows,
+delegations as proxy rows. On *optimism*: deposits kept, the fee vaults' balances and the operator fee vault read only
+where a receipt says it was paid. Every figure is bounded by anvil answering traces and balance reads at historical
+blocks; the same build's two runs differ by up to 15 % on this shared machine.
+`,
+  );
+}
+
+async function main() {
+  if (!existsSync(builtCliPath())) throw new Error("npm run build first: the CLI is run from dist/");
+  const rev = values.rev!;
+  const revName = execFileSync("git", ["-C", packagePath("."), "log", "-1", "--format=%h %s", rev])
+    .toString()
+    .trim();
+  log(`building ${revName} ...`);
+  const earlier = buildRevision(rev);
+  const results: ChainResult[] = [];
+  const loadBefore = loadavg()[0]!;
+  try {
+    for (const kind of values.chains!.split(",") as ChainKind[]) {
+      log(`chain ${kind}: mining ${BLOCKS} blocks ...`);
+      const { anvil, head, counts } = await buildChain(kind);
+      try {
+        log(`chain ${kind}: ${head + 1} blocks, ${JSON.stringify(counts)}`);
+        const rates: Record<"earlier" | "this", Rate[]> = { earlier: [], this: [] };
+        for (const who of ["earlier", "this", "this", "earlier"] as const) {
+          const r = await indexRate(who === "this" ? builtCliPath() : earlier.cli, anvil.url, head).catch(
+            (e: Error): Rate => {
+              log(`chain ${kind}, ${who}: ${e.message.slice(0, 2000)}`);
+              return { blocksPerS: Number.NaN };
+            },
+          );
+          rates[who].push(r);
+          log(`chain ${kind}, ${who}: ${r.blocksPerS.toFixed(1)} blocks/s`);
+        }
+        const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+        const rate = (who: "earlier" | "this") => rates[who].map((r) => Number(r.blocksPerS.toFixed(1)));
+        results.push({
+          chain: kind,
+          blocks: head + 1,
+          transactions: counts,
+          earlier_blocks_per_s: rate("earlier"),
+          this_blocks_per_s: rate("this"),
+          ratio: Number((mean(rate("this")) / mean(rate("earlier"))).toFixed(3)),
+        });
+      } finally {
+        await anvil.stop();
+      }
+    }
+  } finally {
+    earlier.remove();
+  }
+  writeSection(revName, results, { before: loadBefore, after: loadavg()[0]! });
+  process.stdout.write(
+    `${JSON.stringify({ earlier: revName, goal: "ratio within 0.95-1.05", results }, null, 2)}\n`,
+  );
+}
+
+if (process.argv[1]?.endsWith("index-types.ts"))
+  main().then(
+    () => process.exit(0),
+    (e) => {
+      for (const c of children) c.kill("SIGKILL");
+      console.error(e);
+      process.exit(1);
+    },
+  );
