@@ -37,6 +37,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { type Anvil, freePort, startAnvil } from "../src/chain/anvil.js";
 import { builtCliPath, packagePath } from "../src/util/package-root.js";
 import { activityContracts, deployActivityContracts, mineActivity, rpc } from "../test/helpers/activity.js";
+import { startJsonRpcServer } from "../test/helpers/json-rpc-server.js";
 import { wasmKzg } from "../test/helpers/kzg.js";
 import { replaceBenchmarkSection } from "./benchmarks-doc.js";
 
@@ -302,6 +303,8 @@ type ChainResult = {
   earlier_blocks_per_s: number[];
   this_blocks_per_s: number[];
   ratio: number;
+  /** JSON-RPC calls per method each build made to index the chain (a separate, untimed run through a counter). */
+  calls: Record<"earlier" | "this", Record<string, number>>;
 };
 
 const TYPE_NAMES: Record<string, string> = {
@@ -326,6 +329,17 @@ function writeSection(earlier: string, results: ChainResult[], load: { before: n
     ...results.map(
       (r) =>
         `| ${r.chain} | ${r.blocks} | ${types(r.transactions)} | ${r.earlier_blocks_per_s.join(", ")} | ${r.this_blocks_per_s.join(", ")} | **${r.ratio.toFixed(2)}** |`,
+    ),
+  ].join("\n");
+  const methods = [
+    ...new Set(results.flatMap((r) => [...Object.keys(r.calls.earlier), ...Object.keys(r.calls.this)])),
+  ].sort();
+  const callTable = [
+    `| JSON-RPC method | ${results.map((r) => `${r.chain}: earlier / this`).join(" | ")} |`,
+    `|---|${results.map(() => "---:").join("|")}|`,
+    ...methods.map(
+      (m) =>
+        `| ${m} | ${results.map((r) => `${r.calls.earlier[m] ?? 0} / ${r.calls.this[m] ?? 0}`).join(" | ")} |`,
     ),
   ].join("\n");
   replaceBenchmarkSection(
@@ -353,6 +367,11 @@ block's prestate diffs (a read at the parent state only where they leave it open
 delegations as proxy rows. On *optimism*: deposits kept, the fee vaults' balances and the operator fee vault read only
 where a receipt says it was paid. Every figure is bounded by anvil answering traces and balance reads at historical
 blocks; the same build's two runs differ by up to 15 % on this shared machine.
+
+What each build asked the node to index each chain (a separate run through a counting proxy, not timed); where
+the two ask the same, a difference in throughput is the indexer's own work (its writes and CPU), not the node's:
+
+${callTable}
 `,
   );
 }
@@ -384,6 +403,19 @@ async function main() {
           rates[who].push(r);
           log(`chain ${kind}, ${who}: ${r.blocksPerS.toFixed(1)} blocks/s`);
         }
+        // What each build asks the node: an untimed run through a counting proxy (it sends a batch's calls one by
+        // one, so it is not timed).
+        const calls = { earlier: {}, this: {} } as ChainResult["calls"];
+        for (const who of ["earlier", "this"] as const) {
+          const counter = await startJsonRpcServer(() => undefined, anvil.url);
+          try {
+            await indexRate(who === "this" ? builtCliPath() : earlier.cli, counter.url, head);
+            calls[who] = Object.fromEntries([...counter.calls].sort(([a], [b]) => a.localeCompare(b)));
+          } finally {
+            await counter.close();
+          }
+        }
+        log(`chain ${kind}: calls ${JSON.stringify(calls)}`);
         const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
         const rate = (who: "earlier" | "this") => rates[who].map((r) => Number(r.blocksPerS.toFixed(1)));
         results.push({
@@ -393,6 +425,7 @@ async function main() {
           earlier_blocks_per_s: rate("earlier"),
           this_blocks_per_s: rate("this"),
           ratio: Number((mean(rate("this")) / mean(rate("earlier"))).toFixed(3)),
+          calls,
         });
       } finally {
         await anvil.stop();
