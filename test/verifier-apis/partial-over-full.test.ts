@@ -34,6 +34,29 @@ describe("partial sources for a fully verified contract, in every dialect", () =
     expect(rec).toMatchObject({ matchType: "full", automatic: true, sources: SOURCES });
   };
 
+  /** forge's `verifysourcecode` with standard JSON through /api, then its status once the job has run. */
+  const verifySourceCode = async (address: Hex, sourceCode: string, contractname: string) => {
+    const submit = await env.apis.inject({
+      method: "POST",
+      url: "/api",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      payload: new URLSearchParams({
+        module: "contract",
+        action: "verifysourcecode",
+        contractaddress: address,
+        sourceCode,
+        codeformat: "solidity-standard-json-input",
+        contractname,
+        compilerversion: version,
+      }).toString(),
+    });
+    await env.jobs.idle();
+    const status = await env.apis.inject({
+      url: `/api?module=contract&action=checkverifystatus&guid=${submit.json().result}`,
+    });
+    return { submit: submit.json(), status: status.json() };
+  };
+
   beforeAll(async () => {
     env = await startApisEnv();
     chainId = String(env.chain.anvil.chainId);
@@ -113,26 +136,13 @@ describe("partial sources for a fully verified contract, in every dialect", () =
   });
 
   it("Etherscan: the job ends 'Already Verified' (its vocabulary has no partial pass), never a plain pass", async () => {
-    const submit = await env.apis.inject({
-      method: "POST",
-      url: "/api",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      payload: new URLSearchParams({
-        module: "contract",
-        action: "verifysourcecode",
-        contractaddress: twin,
-        sourceCode: standardJsonText(EDITED, SETTINGS),
-        codeformat: "solidity-standard-json-input",
-        contractname: "Ledger.sol:Ledger",
-        compilerversion: version,
-      }).toString(),
-    });
-    expect(submit.json()).toMatchObject({ status: "1" });
-    await env.jobs.idle();
-    const status = await env.apis.inject({
-      url: `/api?module=contract&action=checkverifystatus&guid=${submit.json().result}`,
-    });
-    expect(status.json()).toEqual({ status: "1", message: "OK", result: "Already Verified" });
+    const { submit, status } = await verifySourceCode(
+      twin,
+      standardJsonText(EDITED, SETTINGS),
+      "Ledger.sol:Ledger",
+    );
+    expect(submit).toMatchObject({ status: "1" });
+    expect(status).toEqual({ status: "1", message: "OK", result: "Already Verified" });
     await keptFull();
   });
 
@@ -153,25 +163,8 @@ describe("partial sources for a fully verified contract, in every dialect", () =
     await env.sync();
     const input = JSON.parse(standardJsonText(sources, settings));
     input.settings.outputSelection = { "*": { "*": ["abi", "evm.bytecode", "evm.deployedBytecode"] } };
-    const submit = await env.apis.inject({
-      method: "POST",
-      url: "/api",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      payload: new URLSearchParams({
-        module: "contract",
-        action: "verifysourcecode",
-        contractaddress: other,
-        sourceCode: JSON.stringify(input),
-        codeformat: "solidity-standard-json-input",
-        contractname: "src/Other.sol:Other",
-        compilerversion: version,
-      }).toString(),
-    });
-    await env.jobs.idle();
-    const status = await env.apis.inject({
-      url: `/api?module=contract&action=checkverifystatus&guid=${submit.json().result}`,
-    });
-    expect(status.json().result).toBe("Pass - Verified");
+    const { status } = await verifySourceCode(other, JSON.stringify(input), "src/Other.sol:Other");
+    expect(status.result).toBe("Pass - Verified");
     const sc = (await env.apis.inject({ url: `/api/v2/smart-contracts/${other}` })).json();
     expect(sc.compiler_settings).toEqual(settings);
     expect(sc).toMatchObject({ evm_version: "paris", optimization_enabled: true, optimization_runs: 1000 });
