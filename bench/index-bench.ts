@@ -3,7 +3,9 @@
  *   (a) the raw rate of fetching the same data over the same RPC with the same batching, no writes, and
  *   (b) the indexer's rate into PostgreSQL (every stage enabled and the token workers beside it, as `lookout start`
  *       runs them).
- * Usage: npm run bench:index [-- --blocks 5000 --tx-per-block 3]
+ * Usage: npm run bench:index [-- --blocks 5000 --tx-per-block 3 --chain standard]
+ *   --chain prague|optimism: the chains of bench:index-types instead (the same activity mined one block at a time,
+ *   plus set-code and blob transactions, or an OP deposit per block; three transactions per block).
  * Needs the PostgreSQL of BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
  */
 import { parseArgs } from "node:util";
@@ -21,6 +23,7 @@ import { Indexer } from "../src/indexer/pipeline/runtime.js";
 import { indexerStages } from "../src/indexer/stages/index.js";
 import { createLogger } from "../src/util/logger.js";
 import { deployActivityContracts, mineActivity, rpc } from "../test/helpers/activity.js";
+import { buildChain, type ChainKind } from "./type-chains.js";
 
 const { values } = parseArgs({
   options: {
@@ -28,6 +31,7 @@ const { values } = parseArgs({
     "tx-per-block": { type: "string", default: "3" },
     "batch-size": { type: "string", default: "100" },
     concurrency: { type: "string", default: "4" },
+    chain: { type: "string" },
   },
 });
 const blocks = Number(values.blocks);
@@ -39,13 +43,21 @@ const log = (s: string) => process.stderr.write(`${s}\n`);
 
 async function main() {
   // The chain is built before indexing starts, so anvil must keep the state of every block.
-  const anvil = await startAnvil({ keepHistory: true });
+  const t0 = performance.now();
+  const { anvil, head } = values.chain
+    ? await buildChain(values.chain as ChainKind, blocks)
+    : await startAnvil({ keepHistory: true }).then(async (anvil) => {
+        log(`building a chain of ${blocks} blocks of mixed activity on ${anvil.url} ...`);
+        try {
+          const k = await deployActivityContracts(anvil.url);
+          await mineActivity(anvil.url, k, { blocks, txPerBlock: Number(values["tx-per-block"]), seed: 42 });
+          return { anvil, head: Number(await rpc<string>(anvil.url, "eth_blockNumber")) };
+        } catch (e) {
+          await anvil.stop();
+          throw e;
+        }
+      });
   try {
-    log(`building a chain of ${blocks} blocks of mixed activity on ${anvil.url} ...`);
-    const t0 = performance.now();
-    const k = await deployActivityContracts(anvil.url);
-    await mineActivity(anvil.url, k, { blocks, txPerBlock: Number(values["tx-per-block"]), seed: 42 });
-    const head = Number(await rpc<string>(anvil.url, "eth_blockNumber"));
     const txCount = (
       await Promise.all(
         Array.from({ length: head + 1 }, (_, n) =>
@@ -152,6 +164,8 @@ async function main() {
     log(`(a) raw fetch, again: ${rawB.toFixed(0)} blocks/s`);
     const raw = (rawA + rawB) / 2;
     const result = {
+      chain: values.chain ?? "standard",
+      chain_type: caps.chainType,
       blocks: head + 1,
       transactions: txCount,
       batch_size: batchSize,

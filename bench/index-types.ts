@@ -19,195 +19,25 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import {
-  type Address,
-  createWalletClient,
-  defineChain,
-  encodeFunctionData,
-  type Hex,
-  http,
-  parseEther,
-  parseGwei,
-  stringToHex,
-  toBlobSidecars,
-  toBlobs,
-  toHex,
-} from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { type Anvil, freePort, startAnvil } from "../src/chain/anvil.js";
+import { freePort } from "../src/chain/anvil.js";
 import { builtCliPath, packagePath } from "../src/util/package-root.js";
-import { activityContracts, deployActivityContracts, mineActivity, rpc } from "../test/helpers/activity.js";
 import { startJsonRpcServer } from "../test/helpers/json-rpc-server.js";
-import { wasmKzg } from "../test/helpers/kzg.js";
 import { replaceBenchmarkSection } from "./benchmarks-doc.js";
+import { buildChain, type ChainKind, type Counts } from "./type-chains.js";
 
 const { values } = parseArgs({
   options: {
     rev: { type: "string", default: "21cfbb9" },
     blocks: { type: "string", default: "600" },
     chains: { type: "string", default: "standard,prague,optimism" },
+    rounds: { type: "string", default: "3" },
   },
 });
 const BLOCKS = Number(values.blocks);
+const ROUNDS = Number(values.rounds);
 const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const log = (s: string) => process.stderr.write(`${s}\n`);
 const children: ChildProcess[] = [];
-
-export type ChainKind = "standard" | "prague" | "optimism";
-type Counts = Record<string, number>;
-
-/** Mines the activity one block at a time, with `extra` sending that block's additional transactions first. */
-async function mineWith(anvil: Anvil, extra: (block: number) => Promise<void>): Promise<void> {
-  const k = await deployActivityContracts(anvil.url);
-  for (let b = 0; b < BLOCKS; b++) {
-    await extra(b);
-    await mineActivity(anvil.url, k, { blocks: 1, txPerBlock: 3, seed: 42 + b });
-  }
-}
-
-/** Set-code and blob transactions beside the activity: a set-code every 2nd block, a blob every 3rd. */
-async function praguePlan(anvil: Anvil, counts: Counts): Promise<(b: number) => Promise<void>> {
-  const chain = defineChain({
-    id: anvil.chainId,
-    name: "anvil",
-    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-    rpcUrls: { default: { http: [anvil.url] } },
-  });
-  const funder = anvil.accounts[0]!.address;
-  const sponsor = privateKeyToAccount(generatePrivateKey());
-  const blobber = privateKeyToAccount(generatePrivateKey());
-  const authorities = Array.from({ length: 5 }, () => privateKeyToAccount(generatePrivateKey()));
-  for (const a of [sponsor, blobber])
-    await rpc(anvil.url, "eth_sendTransaction", [
-      { from: funder, to: a.address, value: toHex(parseEther("100")) },
-    ]);
-  await rpc(anvil.url, "evm_mine");
-  const transport = http(anvil.url, { timeout: 120_000 });
-  const sponsorWallet = createWalletClient({ account: sponsor, chain, transport });
-  const blobWallet = createWalletClient({ account: blobber, chain, transport });
-  const kzg = await wasmKzg();
-  const data = stringToHex("lookout bench blob");
-  const blobs = toBlobs({ data });
-  // One sidecar for every blob transaction: its KZG commitment and proof are computed once.
-  const sidecars = toBlobSidecars({ data, kzg });
-  // The delegate: the activity's Forwarder (forward(to) sends the call's value on: an internal transfer).
-  const delegate = (await deployForwarder(anvil)) as Address;
-  const forward = activityContracts().Forwarder!.abi;
-  const authNonce = authorities.map(() => 0);
-  let sponsorNonce = 0;
-  let blobNonce = 0;
-  return async (b) => {
-    if (b % 2 === 0) {
-      const i = (b / 2) % authorities.length;
-      const eoa = authorities[i]!;
-      const valid = await sponsorWallet.signAuthorization({
-        account: eoa,
-        contractAddress: delegate,
-        chainId: anvil.chainId,
-        nonce: authNonce[i]!,
-      });
-      // Another chain's authorization: the node skips it (invalid_chain_id), the nonce is not used.
-      const other = await sponsorWallet.signAuthorization({
-        account: eoa,
-        contractAddress: delegate,
-        chainId: anvil.chainId + 1,
-        nonce: authNonce[i]! + 1,
-      });
-      authNonce[i]! += 1;
-      await sponsorWallet.sendTransaction({
-        to: eoa.address,
-        value: 1000n,
-        data: encodeFunctionData({ abi: forward, functionName: "forward", args: [funder] }),
-        authorizationList: [valid, other],
-        gas: 300_000n,
-        nonce: sponsorNonce++,
-        maxFeePerGas: parseGwei("50"),
-        maxPriorityFeePerGas: parseGwei("1"),
-      });
-      counts.setCode = (counts.setCode ?? 0) + 1;
-    }
-    if (b % 3 === 0) {
-      await blobWallet.sendTransaction({
-        blobs,
-        sidecars,
-        kzg,
-        to: funder,
-        nonce: blobNonce++,
-        gas: 21_000n,
-        maxFeePerGas: parseGwei("50"),
-        maxPriorityFeePerGas: parseGwei("1"),
-        maxFeePerBlobGas: parseGwei("30"),
-      });
-      counts.blob = (counts.blob ?? 0) + 1;
-    }
-  };
-}
-
-async function deployForwarder(anvil: Anvil): Promise<string> {
-  const c = activityContracts().Forwarder!;
-  const hash = await rpc<Hex>(anvil.url, "eth_sendTransaction", [
-    { from: anvil.accounts[0]!.address, data: c.bytecode, gas: "0x200000" },
-  ]);
-  await rpc(anvil.url, "evm_mine");
-  const r = await rpc<{ contractAddress: string }>(anvil.url, "eth_getTransactionReceipt", [hash]);
-  return r.contractAddress;
-}
-
-/** A deposit per block (type 0x7e: no signature; the mint credits the sender, then the value moves on). */
-function optimismPlan(anvil: Anvil, counts: Counts): (b: number) => Promise<void> {
-  return async (b) => {
-    const from = `0x${(0xd0000 + (b % 50)).toString(16).padStart(40, "0")}`;
-    await rpc(anvil.url, "eth_sendTransaction", [
-      {
-        type: "0x7e",
-        from,
-        to: anvil.accounts[(b % 9) + 1]!.address,
-        mint: toHex(parseEther("1")),
-        value: toHex(1000n + BigInt(b)),
-        sourceHash: toHex(BigInt(b) + 1n, { size: 32 }),
-        isSystemTx: false,
-        gas: "0x30000",
-      },
-    ]);
-    counts.deposit = (counts.deposit ?? 0) + 1;
-  };
-}
-
-export async function buildChain(kind: ChainKind): Promise<{ anvil: Anvil; head: number; counts: Counts }> {
-  const anvil = await startAnvil({
-    keepHistory: true,
-    ...(kind === "prague" ? { hardfork: "prague" } : {}),
-    ...(kind === "optimism" ? { network: "optimism" as const } : {}),
-  });
-  const counts: Counts = {};
-  try {
-    await rpc(anvil.url, "evm_setAutomine", [false]);
-    const plan =
-      kind === "prague"
-        ? await praguePlan(anvil, counts)
-        : kind === "optimism"
-          ? optimismPlan(anvil, counts)
-          : async () => {};
-    await mineWith(anvil, plan);
-    const head = Number(await rpc<string>(anvil.url, "eth_blockNumber"));
-    const types: Counts = {};
-    for (let n = 0; n <= head; n += 1) {
-      const block = await rpc<{ transactions: Array<{ type: string }> }>(anvil.url, "eth_getBlockByNumber", [
-        toHex(n),
-        true,
-      ]);
-      for (const t of block.transactions) types[t.type] = (types[t.type] ?? 0) + 1;
-    }
-    return {
-      anvil,
-      head,
-      counts: { ...counts, ...Object.fromEntries(Object.entries(types).map(([t, c]) => [`type ${t}`, c])) },
-    };
-  } catch (e) {
-    await anvil.stop();
-    throw e;
-  }
-}
 
 /** The earlier revision, built in a temporary worktree (removed at the end). */
 function buildRevision(rev: string): { cli: string; remove(): void } {
@@ -296,13 +126,21 @@ async function indexRate(cli: string, rpcUrl: string, head: number): Promise<Rat
   }
 }
 
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
 type ChainResult = {
   chain: ChainKind;
   blocks: number;
   transactions: Counts;
   earlier_blocks_per_s: number[];
   this_blocks_per_s: number[];
+  /** Median of the rounds' ratios (each: this build's mean over earlier's mean within one A B B A round). */
   ratio: number;
+  round_ratios: number[];
   /** JSON-RPC calls per method each build made to index the chain (a separate, untimed run through a counter). */
   calls: Record<"earlier" | "this", Record<string, number>>;
 };
@@ -324,11 +162,11 @@ function writeSection(earlier: string, results: ChainResult[], load: { before: n
       .map(([k, n]) => `${n} ${TYPE_NAMES[k.slice(5)] ?? k.slice(5)}`)
       .join(", ");
   const table = [
-    "| Chain | Blocks | Transactions | earlier build, blocks/s | this build, blocks/s | ratio |",
-    "|---|---:|---|---:|---:|---:|",
+    "| Chain | Blocks | Transactions | earlier build, blocks/s | this build, blocks/s | ratio per round | median |",
+    "|---|---:|---|---:|---:|---:|---:|",
     ...results.map(
       (r) =>
-        `| ${r.chain} | ${r.blocks} | ${types(r.transactions)} | ${r.earlier_blocks_per_s.join(", ")} | ${r.this_blocks_per_s.join(", ")} | **${r.ratio.toFixed(2)}** |`,
+        `| ${r.chain} | ${r.blocks} | ${types(r.transactions)} | ${r.earlier_blocks_per_s.join(", ")} | ${r.this_blocks_per_s.join(", ")} | ${r.round_ratios.map((x) => x.toFixed(2)).join(", ")} | **${r.ratio.toFixed(2)}** |`,
     ),
   ].join("\n");
   const methods = [
@@ -348,7 +186,8 @@ function writeSection(earlier: string, results: ChainResult[], load: { before: n
 
 \`npm run bench:index-types\` (\`bench/index-types.ts\`; \`npm run build\` first): \`lookout index\` of this build against
 \`lookout index\` of an earlier revision (${earlier}, built in a temporary git worktree), on the same chains, in one run:
-each chain indexed by both builds into a fresh PostgreSQL database, in the order earlier, this, this, earlier;
+each chain indexed by both builds into a fresh PostgreSQL database, in rounds of the order earlier, this, this,
+earlier (${ROUNDS} rounds; a round's ratio is this build's mean over the earlier's, the figure the rounds' median);
 blocks/s from the index's first state row (chain known, before the first block) to the head. ${machine}; load average
 ${load.before.toFixed(1)} before, ${load.after.toFixed(1)} after${load.before >= 1 ? " (other jobs were running)" : ""}.
 Chains on anvil, each the bench:index activity (transfers, token transfers, internal calls, CREATE/CREATE2, a
@@ -389,11 +228,12 @@ async function main() {
   try {
     for (const kind of values.chains!.split(",") as ChainKind[]) {
       log(`chain ${kind}: mining ${BLOCKS} blocks ...`);
-      const { anvil, head, counts } = await buildChain(kind);
+      const { anvil, head, counts } = await buildChain(kind, BLOCKS);
       try {
         log(`chain ${kind}: ${head + 1} blocks, ${JSON.stringify(counts)}`);
         const rates: Record<"earlier" | "this", Rate[]> = { earlier: [], this: [] };
-        for (const who of ["earlier", "this", "this", "earlier"] as const) {
+        const order = ["earlier", "this", "this", "earlier"] as const;
+        for (const who of Array.from({ length: ROUNDS }, () => order).flat()) {
           const r = await indexRate(who === "this" ? builtCliPath() : earlier.cli, anvil.url, head).catch(
             (e: Error): Rate => {
               log(`chain ${kind}, ${who}: ${e.message.slice(0, 2000)}`);
@@ -418,13 +258,23 @@ async function main() {
         log(`chain ${kind}: calls ${JSON.stringify(calls)}`);
         const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
         const rate = (who: "earlier" | "this") => rates[who].map((r) => Number(r.blocksPerS.toFixed(1)));
+        // Each round's two runs of a build against the other's two, so a drift of the machine's load over the run
+        // weighs on both builds alike; the median of the rounds then leaves out one disturbed round.
+        const roundRatios = Array.from({ length: ROUNDS }, (_, i) =>
+          Number(
+            (
+              mean(rate("this").slice(2 * i, 2 * i + 2)) / mean(rate("earlier").slice(2 * i, 2 * i + 2))
+            ).toFixed(3),
+          ),
+        );
         results.push({
           chain: kind,
           blocks: head + 1,
           transactions: counts,
           earlier_blocks_per_s: rate("earlier"),
           this_blocks_per_s: rate("this"),
-          ratio: Number((mean(rate("this")) / mean(rate("earlier"))).toFixed(3)),
+          ratio: median(roundRatios),
+          round_ratios: roundRatios,
           calls,
         });
       } finally {
