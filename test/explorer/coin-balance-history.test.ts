@@ -373,6 +373,18 @@ describe("coin balance history", () => {
       // The current balances (top accounts) too: recomputed on reorg, equal to a clean index's.
       const tables = ["coin_balance_changes", "address_coin_balances"];
       expect(await dumpTables(t.db, tables)).toEqual(await dumpTables(clean.db, tables));
+      // The coin balance sum (stats&action=ethsupply), kept through the reorgs: the clean index's, and the sum
+      // of the current balances.
+      const kept = async (db: typeof t.db) =>
+        (
+          await db.query<{ kept: string; summed: string }>(
+            `select (select value::text from chain_counters where name = 'coin_balance_sum') as kept,
+               (select sum(value)::text from address_coin_balances) as summed`,
+          )
+        )[0]!;
+      const after = await kept(t.db);
+      expect(after.kept).toBe(after.summed);
+      expect(after).toEqual(await kept(clean.db));
       const n = await t.db.query<{ n: number }>(
         "select count(*)::int8 as n from coin_balance_changes where address = $1 and block_number > (select min(number) from blocks) ",
         [toBytea(c)],

@@ -22,6 +22,7 @@ export const EXPLORER_TABLES = [
   "internal_transactions",
   "address_counters",
   "chain_counters",
+  "daily_counters",
   "addresses",
   "withdrawals",
   "block_rewards",
@@ -115,7 +116,7 @@ export async function recomputedCounters(
   ];
   for (const v of Object.values(address)) for (const f of fields) v[f] ??= "0";
   const one = async (sql: string) => String((await db.query<{ n: string }>(sql))[0]!.n);
-  const chain = {
+  const chain: Record<string, string> = {
     blocks: await one("select count(*) as n from blocks"),
     transactions: await one("select count(*) as n from transactions"),
     gas_used: await one("select coalesce(sum(gas_used), 0) as n from blocks"),
@@ -126,6 +127,11 @@ export async function recomputedCounters(
     logs: await one("select count(*) as n from logs"),
     withdrawals: await one("select count(*) as n from withdrawals"),
     withdrawals_sum: await one("select coalesce(sum(amount), 0) as n from withdrawals"),
+    // Each address's latest recorded balance, summed (the counter is kept from the current-balance rows).
+    coin_balance_sum: await one(
+      `select coalesce(sum(value), 0) as n from (select distinct on (address) value from coin_balance_changes
+       order by address, block_number desc) latest`,
+    ),
     // Addresses with counters, and those only a recorded coin balance shows (a dev node's funded accounts).
     addresses: String(
       new Set([
@@ -136,6 +142,26 @@ export async function recomputedCounters(
       ]).size,
     ),
   };
+  // Per UTC day of the blocks (grouped here, not in SQL): "blocks/transactions/gas used/fees".
+  const days = new Map<string, [number, number, bigint, bigint]>();
+  for (const b of await db.query<{
+    timestamp: Date;
+    transaction_count: number;
+    gas_used: string;
+    transaction_fees: string | null;
+  }>(
+    "select timestamp, transaction_count, gas_used::text as gas_used, transaction_fees::text as transaction_fees from blocks",
+  )) {
+    const day = b.timestamp.toISOString().slice(0, 10);
+    const d = days.get(day) ?? [0, 0, 0n, 0n];
+    days.set(day, [
+      d[0] + 1,
+      d[1] + Number(b.transaction_count),
+      d[2] + BigInt(b.gas_used),
+      d[3] + BigInt(b.transaction_fees ?? 0),
+    ]);
+  }
+  for (const [day, [n, txs, gas, fees]] of days) chain[`day ${day}`] = `${n}/${txs}/${gas}/${fees}`;
   return { address, chain };
 }
 
@@ -151,6 +177,16 @@ export async function storedCounters(db: Db): Promise<{ address: Counters; chain
   const chain: Record<string, string> = {};
   for (const r of await db.query<{ name: string; value: string }>("select name, value from chain_counters"))
     chain[r.name] = String(r.value);
+  for (const r of await db.query<{
+    day: string;
+    blocks: string;
+    transactions: string;
+    gas: string;
+    fees: string;
+  }>(
+    "select day::text as day, blocks, transactions, gas_used::text as gas, fees::text as fees from daily_counters",
+  ))
+    chain[`day ${r.day}`] = `${r.blocks}/${r.transactions}/${r.gas}/${r.fees}`;
   return { address, chain };
 }
 

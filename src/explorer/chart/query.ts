@@ -1,15 +1,14 @@
 import type { Queryable } from "../../db/db.js";
 
-/** Transactions per UTC day of the blocks in [from, to): a range of blocks_timestamp_idx, one row per day. */
+/** Transactions per UTC day in [from, to) as the counters stage keeps them (daily_counters: a row per day). */
 export async function dailyTransactions(
   db: Queryable,
   from: Date,
   to: Date,
 ): Promise<Array<{ day: string; transactions: number }>> {
-  const rows = await db.query<{ day: string; transactions: string }>(
-    `select to_char(timestamp at time zone 'UTC', 'YYYY-MM-DD') as day, sum(transaction_count)::text as transactions
-     from blocks where timestamp >= $1 and timestamp < $2 group by 1`,
-    [from, to],
+  const rows = await db.query<{ day: string; transactions: number }>(
+    `select day::text as day, transactions from daily_counters where day >= $1::date and day < $2::date`,
+    [from.toISOString().slice(0, 10), to.toISOString().slice(0, 10)],
   );
   return rows.map((r) => ({ day: r.day, transactions: Number(r.transactions) }));
 }

@@ -15,24 +15,14 @@ export async function indexedRange(db: Queryable): Promise<{ start: number; last
   return r && { start: r.startBlock, last: r.lastBlock };
 }
 
-/**
- * Transactions and gas of the blocks since `since` (today 00:00 UTC): a backward scan of the newest blocks that
- * stops at the first older one, so its cost is one day of blocks, whatever the chain's length.
- */
-export async function sinceTotals(
+/** Transactions and gas of the blocks of one UTC day (today on /stats): its daily_counters row, zeros without. */
+export async function dayTotals(
   db: Queryable,
-  since: Date,
+  day: Date,
 ): Promise<{ transactions: string; gas_used: string }> {
   const rows = await db.query<{ transactions: string; gas_used: string }>(
-    `with recursive day(number, timestamp, transaction_count, gas_used) as (
-       (select number, timestamp, transaction_count, gas_used from blocks order by number desc limit 1)
-       union all
-       (select b.number, b.timestamp, b.transaction_count, b.gas_used from day d
-          join blocks b on b.number = d.number - 1 where d.timestamp >= $1)
-     )
-     select coalesce(sum(transaction_count), 0)::text as transactions, coalesce(sum(gas_used), 0)::text as gas_used
-     from day where timestamp >= $1`,
-    [since],
+    "select transactions::text as transactions, gas_used::text as gas_used from daily_counters where day = $1::date",
+    [day.toISOString().slice(0, 10)],
   );
   return rows[0] ?? { transactions: "0", gas_used: "0" };
 }

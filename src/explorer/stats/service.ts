@@ -2,11 +2,11 @@ import type { Queryable } from "../../db/db.js";
 import { averageBlockTimeMs } from "../transaction/query.js";
 import {
   chainCounters,
+  dayTotals,
   gasPricePercentiles,
   indexedRange,
   newestBaseFee,
   recentGas,
-  sinceTotals,
   transactionsSince,
 } from "./query.js";
 import {
@@ -27,7 +27,7 @@ export async function homeStats(db: Queryable, now: Date = new Date()): Promise<
     chainCounters(db),
     indexedRange(db),
     averageBlockTimeMs(db),
-    sinceTotals(db, midnight),
+    dayTotals(db, midnight),
     recentGas(db),
     gasPrices(db, () => now.getTime()),
   ]);

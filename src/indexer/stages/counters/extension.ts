@@ -1,6 +1,12 @@
 import type { Queryable } from "../../../db/db.js";
 import type { IndexerExtension } from "../../pipeline/extension.js";
-import { ADD_ADDRESS_FACTS, DELETE_ADDRESSES, SUBTRACT_ADDRESS_FACTS, UPSERT_CHAIN_COUNTERS } from "./sql.js";
+import {
+  ADD_ADDRESS_FACTS,
+  DELETE_ADDRESSES,
+  SUBTRACT_ADDRESS_FACTS,
+  UPSERT_CHAIN_COUNTERS,
+  UPSERT_DAILY_COUNTERS,
+} from "./sql.js";
 
 /** Above any block number: the open end of a reorg's range. */
 const END = Number.MAX_SAFE_INTEGER;
@@ -8,6 +14,7 @@ const END = Number.MAX_SAFE_INTEGER;
 async function addRange(tx: Queryable, from: number, to: number): Promise<void> {
   await tx.query(ADD_ADDRESS_FACTS, [from - 1, to, 1]);
   await tx.query(UPSERT_CHAIN_COUNTERS, [from - 1, to, 1]);
+  await tx.query(UPSERT_DAILY_COUNTERS, [from - 1, to, 1]);
 }
 
 async function subtractAbove(tx: Queryable, ancestor: number): Promise<void> {
@@ -21,6 +28,10 @@ async function subtractAbove(tx: Queryable, ancestor: number): Promise<void> {
   if (empty.length) await tx.query("delete from address_counters where address = any($1::bytea[])", [empty]);
   await tx.query(DELETE_ADDRESSES, [ancestor]);
   await tx.query(UPSERT_CHAIN_COUNTERS, [ancestor, END, -1]);
+  // A day whose every block was reverted has no row in a clean index either.
+  const days = await tx.query<{ day: string; empty: boolean }>(UPSERT_DAILY_COUNTERS, [ancestor, END, -1]);
+  const emptyDays = days.filter((d) => d.empty).map((d) => d.day);
+  if (emptyDays.length) await tx.query("delete from daily_counters where day = any($1::date[])", [emptyDays]);
 }
 
 /**
@@ -30,7 +41,8 @@ async function subtractAbove(tx: Queryable, ancestor: number): Promise<void> {
  */
 async function backfillOnce(tx: Queryable, upTo: number): Promise<void> {
   const [r] = await tx.query<{ pending: boolean }>(
-    `select not exists (select 1 from chain_counters) and exists (select 1 from blocks where number <= $1) as pending`,
+    `select not exists (select 1 from chain_counters where name = 'blocks')
+       and exists (select 1 from blocks where number <= $1) as pending`,
     [upTo],
   );
   if (r?.pending) await addRange(tx, -END, upTo);

@@ -127,6 +127,23 @@ export const UPSERT_CHAIN_COUNTERS = `
   ) as d(name, v)
   on conflict (name) do update set value = chain_counters.value + excluded.value`;
 
+/**
+ * Per UTC day of the range's blocks, their count, transactions, gas used and fees times $3 (the daily stats of
+ * /stats/charts/transactions, /stats and stats&action=totalfees). Returns the days left without blocks (after a
+ * revert).
+ */
+export const UPSERT_DAILY_COUNTERS = `
+  insert into daily_counters (day, blocks, transactions, gas_used, fees)
+  select (timestamp at time zone 'UTC')::date, $3::int * count(*), $3::int * sum(transaction_count),
+         $3::int * sum(gas_used), $3::int * coalesce(sum(transaction_fees), 0)
+  from blocks where ${inRange("number")}
+  group by 1
+  on conflict (day) do update set blocks = daily_counters.blocks + excluded.blocks,
+    transactions = daily_counters.transactions + excluded.transactions,
+    gas_used = daily_counters.gas_used + excluded.gas_used,
+    fees = daily_counters.fees + excluded.fees
+  returning day::text as day, blocks = 0 as empty`;
+
 /** Addresses first seen above the ancestor are forgotten (seen again when their blocks come back). */
 export const DELETE_ADDRESSES = `
   with gone as (delete from addresses where first_block > $1 returning 1)
