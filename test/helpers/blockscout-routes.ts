@@ -263,13 +263,16 @@ export const UPSTREAM_ACTIONS: Readonly<Record<string, ReadonlyArray<[action: st
     ["coinprice", "nulls: no price source"],
     ["coinsupply", "the same minus the zero address, in ether"],
     ["ethprice", "nulls: no price source"],
-    ["ethsupply", "sum of indexed balances (one scan of `address_coin_balances`)"],
+    ["ethsupply", "sum of indexed balances (a counter the balances stage keeps)"],
     ["ethsupplyexchange", "no price source: needs an exchange-rate supply source"],
     ["tokensupply", "`cmc=true`: plain text"],
-    ["totalfees", "sum of the day's block fees"],
+    ["totalfees", "the day's block fees (`daily_counters`)"],
   ],
   contract: [
-    ["checkproxyverification", "proxy verification requests are not served yet"],
+    [
+      "checkproxyverification",
+      '`src/verifier-apis/etherscan/`: "Pending in queue" (status "0", as Etherscan; Blockscout answers status "1") until the indexer has read the proxy',
+    ],
     ["checkverifystatus", "`src/verifier-apis/etherscan/`"],
     ["getabi", "`src/verifier-apis/etherscan/`"],
     [
@@ -281,7 +284,10 @@ export const UPSTREAM_ACTIONS: Readonly<Record<string, ReadonlyArray<[action: st
     ["verify", "the older synchronous form is not served (verifysourcecode is)"],
     ["verify_via_sourcify", "not served (Sourcify's own API is served at /sourcify)"],
     ["verify_vyper_contract", "not served (verifysourcecode takes Vyper)"],
-    ["verifyproxycontract", "proxy verification requests are not served yet"],
+    [
+      "verifyproxycontract",
+      "`src/verifier-apis/etherscan/`: the indexer reads the proxy again at its next block (EIP-1967, EIP-1822, EIP-897)",
+    ],
     ["verifysourcecode", "`src/verifier-apis/etherscan/`"],
   ],
   transaction: [

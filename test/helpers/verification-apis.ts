@@ -1,6 +1,7 @@
 import { type App, buildApp } from "../../src/app/http-app.js";
 import { createRpc } from "../../src/chain/rpc.js";
 import { withIndexedChain } from "../../src/config/chains.js";
+import type { IndexerExtension } from "../../src/indexer/pipeline/extension.js";
 import type { VerifierChain } from "../../src/verifier/chain-clients.js";
 import type { CompilerRegistry } from "../../src/verifier/compilers/index.js";
 import { createJobRunner, type JobRunner } from "../../src/verifier/jobs/index.js";
@@ -24,10 +25,13 @@ export async function startApisEnv(
     compilers?: (registry: CompilerRegistry) => VerifierCompilers;
     secondChain?: boolean;
     creationLookup?: CreationLookupOptions;
+    /** Indexer parts beyond the verifier env's defaults. */
+    extensions?: () => IndexerExtension[];
   } = {},
 ): Promise<ApisEnv> {
   const env = await startVerifierEnv({
     ...(o.secondChain ? { secondChain: true } : {}),
+    ...(o.extensions ? { extensions: o.extensions } : {}),
     ...(o.creationLookup ? { creationLookup: o.creationLookup } : {}),
   });
   const compilers = o.compilers ? o.compilers(env.compilers) : env.compilers;

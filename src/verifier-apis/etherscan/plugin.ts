@@ -11,6 +11,7 @@ import {
   getSourceCode,
   verifySourceCode,
 } from "./actions.js";
+import { checkProxyVerification, verifyProxyContract } from "./proxy-actions.js";
 import { type Envelope, notOk } from "./view.js";
 
 /** The verification module's `contract` actions this dialect serves (the route table reads them too). */
@@ -20,6 +21,8 @@ export const ETHERSCAN_ACTIONS: Record<string, (api: EtherscanApi, p: Params) =>
   getabi: getAbi,
   getsourcecode: getSourceCode,
   getcontractcreation: getContractCreation,
+  verifyproxycontract: verifyProxyContract,
+  checkproxyverification: checkProxyVerification,
 };
 
 /** Routes a request by `module` and `action` (Etherscan's error texts for unknown ones). */

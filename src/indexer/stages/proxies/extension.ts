@@ -1,11 +1,15 @@
 import type { Address } from "viem";
 import type { Rpc } from "../../../chain/rpc.js";
 import type { FetchedBlock } from "../../../chain/types.js";
-import { toBytea } from "../../../db/bytes.js";
+import { answerProxyRefreshes, openProxyRefreshes } from "../../../chain-store/proxy-refresh.js";
+import { fromBytea, toBytea } from "../../../db/bytes.js";
 import type { Queryable } from "../../../db/db.js";
 import type { IndexerExtension } from "../../pipeline/extension.js";
 import { markNewContracts, unmarkLostContracts } from "../core/transaction-facts.js";
-import { detectProxy, UPGRADED_TOPIC } from "./detect.js";
+import { detectProxy, type ProxyInfo, UPGRADED_TOPIC } from "./detect.js";
+
+/** Refresh requests (verifyproxycontract) answered per batch at most; the rest wait for the next one. */
+const REFRESHES_PER_BATCH = 20;
 
 /** Contracts whose implementation may have changed in a batch: created by a transaction, or emitting Upgraded. Pure. */
 export function proxyCandidates(
@@ -34,12 +38,12 @@ export function createProxiesExtension(): IndexerExtension {
     name: "proxies",
     async write(tx: Queryable, batch, ctx: { rpc: Rpc }) {
       const candidates = proxyCandidates(batch);
-      if (!candidates.length) return;
       const found = await Promise.all(candidates.map((c) => detectProxy(ctx.rpc, c.address, c.blockNumber)));
       const rows = candidates
-        .map((c, i) => ({ ...c, info: found[i] }))
+        .map((c, i): ProxyRow => ({ ...c, info: found[i] ?? null }))
         // A creation that is no proxy needs no row; an Upgraded event is recorded even if the slot reads empty.
         .filter((r) => r.info);
+      rows.push(...(await answerRefreshes(tx, ctx.rpc, Number(batch[batch.length - 1]!.block.number), rows)));
       if (!rows.length) return;
       await tx.query(
         `insert into address_proxies (address, block_number, proxy_type, implementation)
@@ -70,4 +74,50 @@ export function createProxiesExtension(): IndexerExtension {
       );
     },
   };
+}
+
+type ProxyRow = { address: Address; blockNumber: number; info: ProxyInfo };
+
+/**
+ * Answers the open refresh requests (verifyproxycontract) by reading each proxy at the batch's last block `head`;
+ * returns the rows to write where that differs from what the index holds (and the batch does not write already).
+ */
+async function answerRefreshes(
+  tx: Queryable,
+  rpc: Rpc,
+  head: number,
+  batchRows: readonly ProxyRow[],
+): Promise<ProxyRow[]> {
+  const open = await openProxyRefreshes(tx, REFRESHES_PER_BATCH);
+  if (!open.length) return [];
+  const addresses = [...new Set(open.map((r) => r.address.toLowerCase() as Address))];
+  const infos = new Map(
+    await Promise.all(addresses.map(async (a) => [a, await detectProxy(rpc, a, head)] as const)),
+  );
+  const known = new Map<string, string | null>();
+  for (const r of await tx.query<{ address: Uint8Array; implementation: Uint8Array | null }>(
+    `select distinct on (address) address, implementation from address_proxies
+     where address = any($1::bytea[]) and block_number <= $2 order by address, block_number desc`,
+    [addresses.map(toBytea), head],
+  ))
+    known.set(fromBytea(r.address), r.implementation ? fromBytea(r.implementation) : null);
+  for (const r of batchRows) known.set(r.address, r.info?.implementation ?? null);
+  await answerProxyRefreshes(
+    tx,
+    open.map((r) => {
+      const info = infos.get(r.address.toLowerCase() as Address) ?? null;
+      return {
+        guid: r.guid,
+        block: head,
+        proxyType: info?.proxyType ?? null,
+        implementation: info?.implementation ?? null,
+      };
+    }),
+  );
+  return addresses
+    .filter((a) => {
+      const info = infos.get(a);
+      return info && known.get(a) !== info.implementation;
+    })
+    .map((a) => ({ address: a, blockNumber: head, info: infos.get(a)! }));
 }

@@ -1,0 +1,98 @@
+import { randomBytes } from "node:crypto";
+import type { Address, Hex } from "viem";
+import { fromBytea, fromByteaOrNull, toBytea } from "../db/bytes.js";
+import type { Queryable } from "../db/db.js";
+
+/**
+ * Requests to read a proxy's implementation again (Etherscan's verifyproxycontract), kept in
+ * proxy_refresh_requests: the API writes one, the indexer's proxies stage answers it at its next batch.
+ */
+
+/** What a request came to: not looked at yet, or the block read and the implementation found there (or none). */
+export type ProxyRefresh =
+  | { state: "pending"; address: Address }
+  | {
+      state: "answered";
+      address: Address;
+      block: number;
+      proxyType: string | null;
+      implementation: Address | null;
+    };
+
+/** A client polls within minutes; older answered requests of the same address go with each new request. */
+const KEEP_ANSWERED = "1 hour";
+
+/**
+ * Records a request for `address` and returns its GUID: the address and the time (as Blockscout's UIDs are made),
+ * plus a random part so two requests in the same millisecond differ.
+ */
+export async function requestProxyRefresh(db: Queryable, address: Address): Promise<string> {
+  const guid = `${address.slice(2).toLowerCase()}${Date.now().toString(16)}${randomBytes(4).toString("hex")}`;
+  await db.query(
+    `with dropped as (delete from proxy_refresh_requests where address = $2
+       and answered_block is not null and requested_at < now() - interval '${KEEP_ANSWERED}')
+     insert into proxy_refresh_requests (guid, address) values ($1, $2)`,
+    [guid, toBytea(address)],
+  );
+  return guid;
+}
+
+export async function proxyRefresh(db: Queryable, guid: string): Promise<ProxyRefresh | null> {
+  const [r] = await db.query<{
+    address: Uint8Array;
+    answered_block: number | null;
+    proxy_type: string | null;
+    implementation: Uint8Array | null;
+  }>(
+    "select address, answered_block, proxy_type, implementation from proxy_refresh_requests where guid = $1",
+    [guid],
+  );
+  if (!r) return null;
+  const address = fromBytea(r.address) as Address;
+  if (r.answered_block === null) return { state: "pending", address };
+  return {
+    state: "answered",
+    address,
+    block: Number(r.answered_block),
+    proxyType: r.proxy_type,
+    implementation: fromByteaOrNull(r.implementation) as Address | null,
+  };
+}
+
+/** The requests not answered yet (the proxies stage, inside its batch transaction), oldest first, at most `limit`. */
+export async function openProxyRefreshes(
+  tx: Queryable,
+  limit: number,
+): Promise<Array<{ guid: string; address: Address }>> {
+  const rows = await tx.query<{ guid: string; address: Uint8Array }>(
+    `select guid, address from proxy_refresh_requests where answered_block is null
+     order by requested_at limit $1`,
+    [limit],
+  );
+  return rows.map((r) => ({ guid: r.guid, address: fromBytea(r.address) as Address }));
+}
+
+/** Writes the answers of requests (inside the batch transaction that read them). */
+export async function answerProxyRefreshes(
+  tx: Queryable,
+  answers: ReadonlyArray<{
+    guid: string;
+    block: number;
+    proxyType: string | null;
+    implementation: Hex | null;
+  }>,
+): Promise<void> {
+  if (!answers.length) return;
+  await tx.query(
+    `update proxy_refresh_requests r set answered_block = a.block, proxy_type = a.proxy_type,
+       implementation = a.implementation
+     from unnest($1::text[], $2::int8[], $3::text[], $4::bytea[]) as a(guid, block, proxy_type, implementation)
+     where r.guid = a.guid`,
+    [
+      answers.map((a) => a.guid),
+      answers.map((a) => a.block),
+      answers.map((a) => a.proxyType),
+      answers.map((a) => (a.implementation ? toBytea(a.implementation) : null)),
+    ],
+  );
+}
