@@ -69,6 +69,18 @@ describe("verifyproxycontract / checkproxyverification", () => {
     return r ? { implementation: fromBytea(r.implementation), block: Number(r.block_number) } : null;
   };
   const mine = () => rpc(env.chain.anvil.url, "evm_mine");
+  /** getsourcecode's proxy members (Etherscan's and Blockscout's). */
+  const sourceProxy = async (address: string) => {
+    const item = (
+      await env.apis.inject({ url: `/api?module=contract&action=getsourcecode&address=${address}` })
+    ).json().result[0];
+    return {
+      Proxy: item.Proxy,
+      Implementation: item.Implementation,
+      IsProxy: item.IsProxy,
+      ImplementationAddress: item.ImplementationAddress,
+    };
+  };
 
   beforeAll(async () => {
     env = await startApisEnv({ extensions: () => [createProxiesExtension()] });
@@ -107,6 +119,18 @@ describe("verifyproxycontract / checkproxyverification", () => {
 
   it("reads the proxy again at the indexer's next block and keeps what it found", async () => {
     expect((await indexed())?.implementation).toBe(box1.toLowerCase());
+    expect(await sourceProxy(proxy)).toEqual({
+      Proxy: "1",
+      Implementation: box1.toLowerCase(),
+      IsProxy: "true",
+      ImplementationAddress: box1.toLowerCase(),
+    });
+    expect(await sourceProxy(box1)).toEqual({
+      Proxy: "0",
+      Implementation: "",
+      IsProxy: "false",
+      ImplementationAddress: undefined,
+    });
     const submitted = await submit(proxy, box2);
     expect(submitted).toMatchObject({ status: "1", message: "OK" });
     const guid = submitted.result as string;
@@ -123,6 +147,7 @@ describe("verifyproxycontract / checkproxyverification", () => {
       result: `The proxy's (${proxy.toLowerCase()}) implementation contract is found at ${box2.toLowerCase()} and is successfully updated.`,
     });
     expect(await indexed()).toEqual({ implementation: box2.toLowerCase(), block: head });
+    expect((await sourceProxy(proxy)).Implementation).toBe(box2.toLowerCase());
 
     // A reorganisation replacing that block takes the row back (the answer given stays).
     await rpc(env.chain.anvil.url, "evm_revert", [snap]);

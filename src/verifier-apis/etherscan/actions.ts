@@ -1,4 +1,6 @@
+import type { Address } from "viem";
 import { newestCreations } from "../../chain-store/creations.js";
+import { currentImplementation } from "../../chain-store/proxies.js";
 import type { Params } from "../../http/etherscan-params.js";
 import type { VerifierApi } from "../../verifier/api.js";
 import type { VerificationJobs } from "../../verifier/jobs/index.js";
@@ -76,7 +78,12 @@ export async function getSourceCode(api: EtherscanApi, p: Params): Promise<Envel
   const address = addressParam(p, "address");
   const chain = chainFor(api.chains, p.get("chainid"));
   const stored = await getVerifiedContract(api.db, chain.config.id, address);
-  return ok([stored ? sourceCodeItem(stored) : unverifiedSourceItem()]);
+  if (!stored) return ok([unverifiedSourceItem()]);
+  // The proxy members say what the index holds (its proxies stage reads only the indexed chain).
+  const implementation = chain.config.indexed
+    ? await currentImplementation(api.db, address as Address)
+    : null;
+  return ok([sourceCodeItem(stored, implementation)]);
 }
 
 /**

@@ -37,6 +37,10 @@ export type SourceCodeItem = {
   Implementation: string;
   SwarmSource: string;
   MatchType?: "full" | "partial";
+  /** Blockscout's proxy members (its getsourcecode has them beside Etherscan's `Proxy` and `Implementation`). */
+  IsProxy?: "true" | "false";
+  ImplementationAddress?: string;
+  ImplementationAddresses?: string[];
 };
 
 /** What Etherscan answers for an address without verified sources (status "1", as Etherscan does). */
@@ -68,7 +72,10 @@ const SPDX = /SPDX-License-Identifier:\s*([^\s*]+)/;
  * A stored verified contract as a `getsourcecode` item. Several files (or any Vyper JSON) go out as standard JSON
  * wrapped in double braces, Etherscan's convention that clients recognise; one Solidity file as its plain text.
  */
-export function sourceCodeItem(r: VerifiedContractRecord): SourceCodeItem {
+export function sourceCodeItem(
+  r: VerifiedContractRecord,
+  implementation: string | null = null,
+): SourceCodeItem {
   const settings = r.compilerSettings as Settings;
   const files = Object.entries(r.sources);
   const single = files.length === 1 && r.language === "Solidity";
@@ -98,10 +105,14 @@ export function sourceCodeItem(r: VerifiedContractRecord): SourceCodeItem {
       .map(([name, address]) => `${name.slice(name.lastIndexOf(":") + 1)}:${address.replace(/^0x/, "")}`)
       .join(";"),
     LicenseType: SPDX.exec(mainSource)?.[1] ?? "",
-    Proxy: "0",
-    Implementation: "",
+    Proxy: implementation ? "1" : "0",
+    Implementation: implementation ?? "",
     SwarmSource: "",
     MatchType: r.matchType,
+    IsProxy: implementation ? "true" : "false",
+    ...(implementation
+      ? { ImplementationAddress: implementation, ImplementationAddresses: [implementation] }
+      : {}),
   };
 }
 
