@@ -37,10 +37,6 @@ export type SourceCodeItem = {
   Implementation: string;
   SwarmSource: string;
   MatchType?: "full" | "partial";
-  /** Blockscout's proxy members (its getsourcecode has them beside Etherscan's `Proxy` and `Implementation`). */
-  IsProxy?: "true" | "false";
-  ImplementationAddress?: string;
-  ImplementationAddresses?: string[];
 };
 
 /** What Etherscan answers for an address without verified sources (status "1", as Etherscan does). */
@@ -109,10 +105,8 @@ export function sourceCodeItem(
     Implementation: implementation ?? "",
     SwarmSource: "",
     MatchType: r.matchType,
-    IsProxy: implementation ? "true" : "false",
-    ...(implementation
-      ? { ImplementationAddress: implementation, ImplementationAddresses: [implementation] }
-      : {}),
+    // Not Blockscout's IsProxy/ImplementationAddress beside these: foundry reads those as aliases of Proxy and
+    // Implementation, and an item with both fails to parse (`cast source` fails).
   };
 }
 
