@@ -8,16 +8,10 @@ import type { Queryable } from "../db/db.js";
  * proxy_refresh_requests: the API writes one, the indexer's proxies stage answers it at its next batch.
  */
 
-/** What a request came to: not looked at yet, or the block read and the implementation found there (or none). */
+/** What a request came to: not looked at yet, or the implementation found (null: none). */
 export type ProxyRefresh =
   | { state: "pending"; address: Address }
-  | {
-      state: "answered";
-      address: Address;
-      block: number;
-      proxyType: string | null;
-      implementation: Address | null;
-    };
+  | { state: "answered"; address: Address; implementation: Address | null };
 
 /** A client polls within minutes; older answered requests of the same address go with each new request. */
 const KEEP_ANSWERED = "1 hour";
@@ -41,22 +35,12 @@ export async function proxyRefresh(db: Queryable, guid: string): Promise<ProxyRe
   const [r] = await db.query<{
     address: Uint8Array;
     answered_block: number | null;
-    proxy_type: string | null;
     implementation: Uint8Array | null;
-  }>(
-    "select address, answered_block, proxy_type, implementation from proxy_refresh_requests where guid = $1",
-    [guid],
-  );
+  }>("select address, answered_block, implementation from proxy_refresh_requests where guid = $1", [guid]);
   if (!r) return null;
   const address = fromBytea(r.address) as Address;
   if (r.answered_block === null) return { state: "pending", address };
-  return {
-    state: "answered",
-    address,
-    block: Number(r.answered_block),
-    proxyType: r.proxy_type,
-    implementation: fromByteaOrNull(r.implementation) as Address | null,
-  };
+  return { state: "answered", address, implementation: fromByteaOrNull(r.implementation) as Address | null };
 }
 
 /** The requests not answered yet (the proxies stage, inside its batch transaction), oldest first, at most `limit`. */
@@ -75,23 +59,16 @@ export async function openProxyRefreshes(
 /** Writes the answers of requests (inside the batch transaction that read them). */
 export async function answerProxyRefreshes(
   tx: Queryable,
-  answers: ReadonlyArray<{
-    guid: string;
-    block: number;
-    proxyType: string | null;
-    implementation: Hex | null;
-  }>,
+  answers: ReadonlyArray<{ guid: string; block: number; implementation: Hex | null }>,
 ): Promise<void> {
   if (!answers.length) return;
   await tx.query(
-    `update proxy_refresh_requests r set answered_block = a.block, proxy_type = a.proxy_type,
-       implementation = a.implementation
-     from unnest($1::text[], $2::int8[], $3::text[], $4::bytea[]) as a(guid, block, proxy_type, implementation)
+    `update proxy_refresh_requests r set answered_block = a.block, implementation = a.implementation
+     from unnest($1::text[], $2::int8[], $3::bytea[]) as a(guid, block, implementation)
      where r.guid = a.guid`,
     [
       answers.map((a) => a.guid),
       answers.map((a) => a.block),
-      answers.map((a) => a.proxyType),
       answers.map((a) => (a.implementation ? toBytea(a.implementation) : null)),
     ],
   );

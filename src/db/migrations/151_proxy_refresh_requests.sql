@@ -8,7 +8,6 @@ create table proxy_refresh_requests (
   requested_at    timestamptz not null default now(),
   -- Set when the indexer has looked: the block it read, and what it found (null: no implementation).
   answered_block  int8,
-  proxy_type      text,
   implementation  bytea
 );
 -- The stage reads the open requests every batch: an index holding only those (usually none).

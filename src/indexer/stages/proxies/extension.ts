@@ -90,7 +90,8 @@ async function answerRefreshes(
 ): Promise<ProxyRow[]> {
   const open = await openProxyRefreshes(tx, REFRESHES_PER_BATCH);
   if (!open.length) return [];
-  const addresses = [...new Set(open.map((r) => r.address.toLowerCase() as Address))];
+  // Addresses come lower-case from the table, as the batch's candidates do.
+  const addresses = [...new Set(open.map((r) => r.address))];
   const infos = new Map(
     await Promise.all(addresses.map(async (a) => [a, await detectProxy(rpc, a, head)] as const)),
   );
@@ -104,15 +105,11 @@ async function answerRefreshes(
   for (const r of batchRows) known.set(r.address, r.info?.implementation ?? null);
   await answerProxyRefreshes(
     tx,
-    open.map((r) => {
-      const info = infos.get(r.address.toLowerCase() as Address) ?? null;
-      return {
-        guid: r.guid,
-        block: head,
-        proxyType: info?.proxyType ?? null,
-        implementation: info?.implementation ?? null,
-      };
-    }),
+    open.map((r) => ({
+      guid: r.guid,
+      block: head,
+      implementation: infos.get(r.address)?.implementation ?? null,
+    })),
   );
   return addresses
     .filter((a) => {
