@@ -134,7 +134,8 @@ export async function generateExplorerData(
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 export const TXS = Number(process.env.EXPLORER_BENCH_TXS ?? 10_000_000);
-export const DB_NAME = `lookout_bench_explorer_${TXS}`;
+/** EXPLORER_BENCH_DB names another database (a branch's own copy on a shared server). */
+export const DB_NAME = process.env.EXPLORER_BENCH_DB ?? `lookout_bench_explorer_${TXS}`;
 
 export type DataSet = Awaited<ReturnType<typeof generateExplorerData>> & { generatedSeconds: number | null };
 

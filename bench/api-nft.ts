@@ -11,7 +11,7 @@ import type { Db } from "../src/db/db.js";
 import { migrate } from "../src/db/migrate.js";
 import { createPostgresDb } from "../src/db/pg.js";
 import { nftPageQuery } from "../src/explorer/nft/query.js";
-import type { NftType } from "../src/explorer/objects/nft-params.js";
+import type { NftType } from "../src/explorer/nft-params.js";
 import { packagePath } from "../src/util/package-root.js";
 import type { LoadResult } from "./api-load.js";
 import { resultsTable } from "./benchmarks-doc.js";

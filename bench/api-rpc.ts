@@ -58,7 +58,7 @@ function baselineServer(rpcDeps: RpcApiDeps, explorer: ExplorerDeps): Server {
     let status = 200;
     let body: unknown;
     if (u.pathname === "/api") {
-      const answer = await rpcApiRoute(new Params(query), () => false)!(rpcDeps, SILENT);
+      const answer = await rpcApiRoute(new Params(query))(rpcDeps, SILENT);
       status = isReply(answer) ? answer.httpStatus : 200;
       body = isReply(answer) ? answer.body : answer;
     } else if (u.pathname === "/api/v2/advanced-filters") body = await advancedFilters(explorer, query);

@@ -4,6 +4,8 @@
  *   (b) the indexer's rate into PostgreSQL (every stage enabled and the token workers beside it, as `lookout start`
  *       runs them).
  * Usage: npm run bench:index [-- --blocks 5000 --tx-per-block 3 --chain standard]
+ *   --busy [--transactions 1000000]: a busy chain served from memory instead of anvil, against the raw fetch and a
+ *   COPY of the same rows (bench/busy-bench.ts).
  *   --chain prague|optimism: the chains of bench:index-types instead (the same activity mined one block at a time,
  *   plus set-code and blob transactions, or an OP deposit per block; three transactions per block).
  * Needs the PostgreSQL of BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
@@ -13,16 +15,17 @@ import pg from "pg";
 import { startTokenWorkBesideIndexer } from "../src/app/roles/token-work.js";
 import { startAnvil } from "../src/chain/anvil.js";
 import { detectCapabilities } from "../src/chain/capabilities.js";
-import { fetchBlock } from "../src/chain/fetch-block.js";
 import { createRpc } from "../src/chain/rpc.js";
 import { loadConfig } from "../src/config/config.js";
 import { migrate } from "../src/db/migrate.js";
 import { createPostgresDb } from "../src/db/pg.js";
 import { EventBus } from "../src/events/bus.js";
+import { fetchForStages } from "../src/indexer/pipeline/extension.js";
 import { Indexer } from "../src/indexer/pipeline/runtime.js";
 import { indexerStages } from "../src/indexer/stages/index.js";
 import { createLogger } from "../src/util/logger.js";
 import { deployActivityContracts, mineActivity, rpc } from "../test/helpers/activity.js";
+import { runBusyBench } from "./busy-bench.js";
 import { buildChain, type ChainKind } from "./type-chains.js";
 
 const { values } = parseArgs({
@@ -30,8 +33,13 @@ const { values } = parseArgs({
     blocks: { type: "string", default: "5000" },
     "tx-per-block": { type: "string", default: "3" },
     "batch-size": { type: "string", default: "100" },
+    // --busy: batches sized by rows (INDEX_BATCH_TRANSACTIONS), at most --batch-size blocks.
+    "batch-transactions": { type: "string" },
     concurrency: { type: "string", default: "4" },
     chain: { type: "string" },
+    busy: { type: "boolean", default: false },
+    statements: { type: "boolean", default: false },
+    transactions: { type: "string", default: "1000000" },
   },
 });
 const blocks = Number(values.blocks);
@@ -42,6 +50,18 @@ const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 async function main() {
+  if (values.busy) {
+    const result = await runBusyBench({
+      transactions: Number(values.transactions),
+      batchSize,
+      concurrency,
+      adminUrl,
+      statements: values.statements,
+      ...(values["batch-transactions"] ? { batchTransactions: Number(values["batch-transactions"]) } : {}),
+    });
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return;
+  }
   // The chain is built before indexing starts, so anvil must keep the state of every block.
   const t0 = performance.now();
   const { anvil, head } = values.chain
@@ -85,17 +105,8 @@ async function main() {
       let next = 0;
       const fetchRange = (a: number, b: number) =>
         Promise.all(
-          Array.from({ length: b - a + 1 }, async (_, i) => {
-            const [fetched, ...extras] = await Promise.all([
-              fetchBlock(r, a + i, caps),
-              ...extensions.map((x) => x.fetchBlock?.(r, a + i, caps)),
-            ]);
-            extensions.forEach((x, k) => {
-              if (x.fetchBlock) fetched.extra[x.name] = extras[k];
-            });
-            // The calls some stages make once the block is here (afterFetch), as the indexer makes them.
-            await Promise.all(extensions.map((x) => x.afterFetch?.(r, fetched, caps)));
-          }),
+          // The block, then the calls some stages make once it is here (afterFetch), as the indexer makes them.
+          Array.from({ length: b - a + 1 }, (_, i) => fetchForStages(r, a + i, caps, extensions)),
         );
       const inflight: Array<Promise<unknown>> = [];
       const launch = () => {
@@ -172,7 +183,7 @@ async function main() {
       concurrency,
       traces: caps.traces,
       prestate_diff: caps.prestateDiff,
-      extensions: stages().map((x) => x.name),
+      extensions: stages().map((x) => x.id),
       raw_fetch_blocks_per_s: Math.round(raw),
       indexer_blocks_per_s: Math.round(indexed),
       ratio: Number((indexed / raw).toFixed(3)),

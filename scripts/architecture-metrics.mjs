@@ -12,10 +12,17 @@ const TIERS = [
   ["util", "errors", "config", "metrics", "db", "chain", "events", "chain-store", "http", "contracts"],
   ["verifier", "token-workers"],
   ["indexer", "explorer"],
-  ["live", "verifier-apis", "rpc-api"],
+  ["live", "verifier-apis", "rpc-api", "graphql", "multichain"],
   ["app"],
 ];
 const LIMITS = { upward: 0, cycles: 0, layers: 9, casts: 0 };
+
+// One owner per table fact: these tables are named in SQL only inside their owners (paths under src/); everyone
+// else goes through the owner's functions and fragments (docs/architecture.md, "One owner per table fact").
+const OWNED_TABLES = [
+  { table: "indexer_state", owners: ["chain-store/"] },
+  { table: "address_proxies", owners: ["chain-store/", "indexer/stages/"] },
+];
 
 function walk(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -144,6 +151,34 @@ const casts = files.flatMap((f) =>
     ),
 );
 
+const strayTableUses = OWNED_TABLES.flatMap(({ table, owners }) => {
+  const use = new RegExp(`\\b(?:from|join|update|into)\\s+${table}\\b`, "i");
+  return files
+    .filter((f) => !owners.some((o) => relative(src, f).startsWith(o)))
+    .flatMap((f) =>
+      readFileSync(f, "utf8")
+        .split("\n")
+        .flatMap((line, i) => (use.test(line) ? [`${table}: ${relative(root, f)}:${i + 1}`] : [])),
+    );
+});
+
+// Stages talk through typed members of the fetched block and the tables, never through each other's modules: a
+// file of indexer/stages/<a>/ imports nothing of indexer/stages/<b>/, except from core/, the first stage, whose
+// rows, token-log decoding and write helpers every later stage builds on.
+const stagesDir = join(src, "indexer", "stages");
+const stageOf = (f) => {
+  const rel = relative(stagesDir, f).split("/");
+  return rel[0].startsWith("..") || rel.length < 2 ? null : rel[0];
+};
+const crossStageImports = [...graph].flatMap(([f, deps]) => {
+  const from = stageOf(f);
+  if (!from) return [];
+  return [...deps].flatMap((d) => {
+    const to = stageOf(d);
+    return to && to !== from && to !== "core" ? [`${relative(root, f)} -> ${relative(root, d)}`] : [];
+  });
+});
+
 const report = {
   parts: top.g.size,
   arrows: top.arrows.size,
@@ -157,6 +192,8 @@ const report = {
     loops: explorerShape.cycles.map((c) => c.join(" <-> ")),
   },
   requestCasts: casts,
+  strayTableUses,
+  crossStageImports,
 };
 
 console.log(`top-level parts: ${report.parts}, arrows: ${report.arrows}, layers: ${report.layers}`);
@@ -171,6 +208,12 @@ console.log(
 for (const c of report.explorer.loops) console.log(`  ${c}`);
 console.log(`request casts (req.query/params/body as): ${casts.length}`);
 for (const c of casts) console.log(`  ${c}`);
+console.log(
+  `owned tables named outside their owners (${OWNED_TABLES.map((t) => t.table).join(", ")}): ${strayTableUses.length}`,
+);
+for (const u of strayTableUses) console.log(`  ${u}`);
+console.log(`stage imports of another stage (core/ aside): ${crossStageImports.length}`);
+for (const u of crossStageImports) console.log(`  ${u}`);
 
 if (process.argv.includes("--check")) {
   const broken = [];
@@ -180,6 +223,8 @@ if (process.argv.includes("--check")) {
   if (report.layers > LIMITS.layers) broken.push(`more than ${LIMITS.layers} layers`);
   if (report.explorer.loops.length) broken.push("folder loops inside explorer/");
   if (casts.length > LIMITS.casts) broken.push("request casts");
+  if (strayTableUses.length) broken.push("an owned table named outside its owner");
+  if (crossStageImports.length) broken.push("a stage importing another stage");
   if (broken.length) {
     console.error(`architecture check failed: ${broken.join("; ")}`);
     process.exit(1);

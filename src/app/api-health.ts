@@ -1,4 +1,6 @@
+import { type TSchema, Type } from "@sinclair/typebox";
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
+import { indexedHeadBlock } from "../chain-store/checkpoint.js";
 import type { Db } from "../db/db.js";
 import type { HealthSources } from "./health.js";
 
@@ -31,14 +33,9 @@ const elixirTime = (d: Date) =>
  * than `maxLagBlocks` ahead of the newest indexed block; the database unreachable is unhealthy too.
  */
 async function indexStatus(db: Db, sources: HealthSources, maxLagBlocks: number): Promise<Status> {
-  let row: { number: string; timestamp: Date } | undefined;
+  let row: { number: string; timestamp: Date } | null;
   try {
-    [row] = await within(
-      db.query<{ number: string; timestamp: Date }>(
-        `select b.number, b.timestamp from indexer_state s join blocks b on b.number = s.last_block where s.id = 1`,
-      ),
-      2000,
-    );
+    row = await within(indexedHeadBlock(db), 2000);
   } catch (e) {
     const message = `The database cannot be reached: ${(e as Error).message.split("\n")[0]}`;
     return {
@@ -69,6 +66,32 @@ async function indexStatus(db: Db, sources: HealthSources, maxLagBlocks: number)
   return { healthy: true, db: dbPart, node, error: null };
 }
 
+const Latest = Type.Object({ number: Type.String(), timestamp: Type.String() });
+const HealthError = Type.Union([Type.Object({ code: Type.Integer(), message: Type.String() }), Type.Null()], {
+  description: "5001: the index lags the node; 5002: no blocks, or the database unreachable",
+});
+/** `/api/health`'s body (Blockscout's HealthController), healthy or not. */
+const HealthBody = Type.Object({
+  metadata: Type.Object({
+    blocks: Type.Object({
+      healthy: Type.Boolean(),
+      latest_block: Type.Object({
+        db: Latest,
+        cache: Latest,
+        node: Type.Object({ number: Type.String({ description: '"" when the node did not answer' }) }),
+      }),
+      error: Type.Optional(HealthError),
+    }),
+  }),
+  healthy: Type.Boolean(),
+  error: HealthError,
+});
+/** A plain-text answer, as a response schema of its own content type. */
+const plain = (description: string, schema: TSchema = Type.String()) => ({
+  description,
+  content: { "text/plain": { schema } },
+});
+
 const text = (reply: FastifyReply, status: number, body: string) =>
   reply.code(status).type("text/plain; charset=utf-8").send(body);
 
@@ -82,7 +105,17 @@ export const apiHealthRoutes: FastifyPluginAsync<{
   sources: HealthSources;
   maxLagBlocks: number;
 }> = async (app, { db, sources, maxLagBlocks }) => {
-  app.get("/api/health", { schema: { tags: ["health"] } }, async (_req, reply) => {
+  // The response schemas document the answers; they never filter them.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  const health = {
+    tags: ["health"],
+    summary: "Block indexing health, as Blockscout judges it",
+    response: {
+      200: { ...HealthBody, description: "Healthy" },
+      500: { ...HealthBody, description: "Unhealthy: the reason in `error`" },
+    },
+  };
+  app.get("/api/health", { schema: health }, async (_req, reply) => {
     const s = await indexStatus(db, sources, maxLagBlocks);
     const latest = { db: s.db, cache: s.db, node: s.node };
     const blocks = s.error
@@ -94,10 +127,21 @@ export const apiHealthRoutes: FastifyPluginAsync<{
       .serializer((b: unknown) => JSON.stringify(b))
       .send({ metadata: { blocks }, healthy: s.healthy, error: s.error });
   });
-  app.get("/api/health/liveness", { schema: { tags: ["health"] } }, async (_req, reply) =>
-    text(reply, 200, "OK"),
-  );
-  app.get("/api/health/readiness", { schema: { tags: ["health"] } }, async (_req, reply) => {
+  const liveness = {
+    tags: ["health"],
+    summary: "The process answers",
+    response: { 200: plain("Always OK", Type.Literal("OK")) },
+  };
+  app.get("/api/health/liveness", { schema: liveness }, async (_req, reply) => text(reply, 200, "OK"));
+  const readiness = {
+    tags: ["health"],
+    summary: "Ready for traffic: the index within the allowed lag and the database reachable",
+    response: {
+      200: plain("Ready", Type.Literal("OK")),
+      503: plain("Not ready: the reason (the lag, or the database unreachable)"),
+    },
+  };
+  app.get("/api/health/readiness", { schema: readiness }, async (_req, reply) => {
     const s = await indexStatus(db, sources, maxLagBlocks);
     return s.healthy ? text(reply, 200, "OK") : text(reply, 503, s.error?.message ?? "Not ready");
   });

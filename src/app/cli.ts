@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
+import { indexedChainId } from "../chain-store/checkpoint.js";
+import { loadChainsConfig } from "../config/chains.js";
 import { type Config, ConfigError, loadConfig } from "../config/config.js";
 import { OPTIONS } from "../config/options.js";
 import { migrate } from "../db/migrate.js";
@@ -7,6 +9,7 @@ import { openDb } from "../db/open.js";
 import { LookoutError } from "../errors/base.js";
 import { createLogger, isTerminal } from "../util/logger.js";
 import { shutdownOnSignals } from "../util/shutdown.js";
+import { planChains } from "./roles/chains.js";
 import { type Mode, startService } from "./service.js";
 
 type Command = {
@@ -44,6 +47,7 @@ const COMMANDS: Record<string, Command> = {
         "reorgDepth",
         "batchSize",
         "fetchConcurrency",
+        "headFirstBlocks",
         "pollIntervalMs",
         "anvilBlockTime",
         "chainType",
@@ -59,6 +63,7 @@ const COMMANDS: Record<string, Command> = {
         "reorgDepth",
         "batchSize",
         "fetchConcurrency",
+        "headFirstBlocks",
         "anvilBlockTime",
         "jobs",
         "chainType",
@@ -85,7 +90,7 @@ const COMMANDS: Record<string, Command> = {
   },
   migrate: {
     summary: "Apply the database migrations and exit.",
-    uses: (k) => ["databaseUrl", "dataDir", "logLevel"].includes(k),
+    uses: (k) => ["databaseUrl", "dataDir", "logLevel", "chainsConfig"].includes(k),
     async run(c) {
       const db = await openDb(c);
       try {
@@ -95,6 +100,20 @@ const COMMANDS: Record<string, Command> = {
             ? `Applied ${r.applied.length} migration(s): ${r.applied.join(", ")}\n`
             : "Database is up to date.\n",
         );
+        // The schemas of CHAINS_CONFIG's further indexed chains (roles/chains.ts).
+        const publicChainId = await indexedChainId(db);
+        const { further } = planChains(
+          c,
+          loadChainsConfig(c.chainsConfig),
+          publicChainId === null ? null : String(publicChainId),
+        );
+        for (const chain of further) {
+          const m = await migrate(db.inSchema!(chain.schema), undefined, { schema: chain.schema });
+          if (m.applied.length)
+            process.stdout.write(
+              `Chain ${chain.id}: applied ${m.applied.length} migration(s) in ${chain.schema}\n`,
+            );
+        }
       } finally {
         await db.close();
       }

@@ -1,25 +1,30 @@
-import { join } from "node:path";
 import type { Anvil } from "../chain/anvil.js";
 import type { Rpc } from "../chain/rpc.js";
-import { indexedRange } from "../chain-store/checkpoint.js";
+import { indexedChainId, indexedRange } from "../chain-store/checkpoint.js";
 import { loadChainsConfig } from "../config/chains.js";
 import type { Config } from "../config/config.js";
 import type { Db } from "../db/db.js";
+import { refusesWrites } from "../db/failures.js";
 import { LookoutError } from "../errors/base.js";
 import { EventBus } from "../events/bus.js";
 import type { TokenChange } from "../events/facts.js";
+import { createPgListener, type PgListener } from "../events/pg-relay.js";
 import { loadPublicTags } from "../explorer/objects/tags.js";
+import { type LockSession, lockSession } from "../indexer/pipeline/lease.js";
 import type { Indexer } from "../indexer/pipeline/runtime.js";
 import { type LiveUpdates, startLiveUpdates } from "../live/index.js";
 import { verificationResultOf } from "../live/verification-result.js";
 import { createMetrics, type Metrics } from "../metrics/registry.js";
 import type { Logger } from "../util/logger.js";
+import { RequestActivity } from "../util/request-activity.js";
 import type { VerifierChain } from "../verifier/chain-clients.js";
 import type { CompilerRegistry } from "../verifier/compilers/index.js";
 import { createVerifiedContractLookup } from "../verifier/store/index.js";
 import type { HealthSources } from "./health.js";
 import type { App } from "./http-app.js";
 import { startChain } from "./roles/chain.js";
+import { type FurtherChainPart, planChains, startFurtherChain } from "./roles/chains.js";
+import { startCrossChainVerification } from "./roles/cross-chain-verification.js";
 import { type Databases, openDatabases } from "./roles/database.js";
 import { rpcHead, startApiHttp, startOpsHttp } from "./roles/http.js";
 import { type IndexerPart, startIndexer } from "./roles/indexer.js";
@@ -73,7 +78,7 @@ type Stoppable = { stop(): Promise<void> };
  * → token work → HTTP — and returns an ordered shutdown in reverse: stop accepting requests, stop claiming jobs,
  * let the batch in flight commit (or roll back), close the database, stop anvil.
  */
-export async function startService(config: Config, mode: Mode, logger: Logger): Promise<Service> {
+export async function startService(settings: Config, mode: Mode, logger: Logger): Promise<Service> {
   const role = roleOf(mode);
   const cleanups: Array<() => Promise<void>> = [];
   const started = <T extends Stoppable>(part: T): T => {
@@ -87,17 +92,30 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
   };
   try {
     // Configuration files are validated before anything starts.
-    const configuredChains = loadChainsConfig(config.chainsConfig);
+    const configuredChains = loadChainsConfig(settings.chainsConfig);
     const metrics = createMetrics(role);
     const mustWrite = mode.indexer || role === "work";
-    const dbs = await openRoleDatabases(config, mode, role, mustWrite, logger);
+    const dbs = await openRoleDatabases(settings, mode, role, mustWrite, logger);
     cleanups.push(() => dbs.close());
     const { db } = dbs;
+    // The chains this deployment indexes and serves: the first one's tables in `public` as always, the others'
+    // in schemas of their own (roles/chains.ts).
+    const publicChainId = await indexedChainId(dbs.readDb);
+    const plan = planChains(
+      settings,
+      configuredChains,
+      publicChainId === null ? null : String(publicChainId),
+    );
+    const config = plan.root;
     metrics.sources.height = async () => (await indexedRange(dbs.readDb))?.lastBlock ?? null;
 
+    const shared = sharedConnections(config, mode, dbs, plan.further.length > 0, logger);
+    if (shared.listener) started(shared.listener);
+    const locks = shared.locks;
+    if (locks) started({ stop: () => locks.close() });
     // This process's facts (committed blocks, finished verifications, token changes) and who hears them.
     const bus = new EventBus();
-    const live = started(startLive(config, dbs, bus, mode.http, logger));
+    const live = started(startLive(config, dbs, bus, mode.http, logger, shared.listener));
 
     const chain = started(
       await startChain(config, {
@@ -110,17 +128,77 @@ export async function startService(config: Config, mode: Mode, logger: Logger): 
     );
     const { rpc, anvil } = chain;
 
+    // Index + serve in one process: history catching up gives way to the API's requests (issue 35).
+    const requests = mode.indexer && mode.http ? new RequestActivity() : undefined;
     const indexerPart =
       mode.indexer && rpc
         ? started(
-            await startIndexer({ config, db, rpc, anvil, reset: mode.reset ?? false, logger, metrics, bus }),
+            await startIndexer({
+              config,
+              db,
+              rpc,
+              anvil,
+              reset: mode.reset ?? false,
+              logger,
+              metrics,
+              bus,
+              ...(requests ? { pacing: requests } : {}),
+              ...(shared.locks ? { lockSession: shared.locks } : {}),
+            }),
           )
         : null;
 
-    const ctx: RoleContext = { config, mode, role, logger, metrics, dbs, live, rpc, started };
+    const further: FurtherChainPart[] = [];
+    for (const chain of plan.further)
+      further.push(
+        started(
+          await startFurtherChain({
+            chain,
+            base: dbs,
+            migrate: mode.migrate ?? (role === "start" || role === "index"),
+            index: mode.indexer,
+            serve: mode.http,
+            tokenWork: role === "work",
+            reset: mode.reset ?? false,
+            metrics,
+            logger,
+            shared,
+          }),
+        ),
+      );
+    // Verify once, verified everywhere: the first chain's earlier deployments too, once there are several chains.
+    if (further.length && indexerPart && rpc)
+      started(startCrossChainVerification({ db, chainId: String(indexerPart.indexer.chainId), logger }));
+
+    const ctx: RoleContext = {
+      config,
+      mode,
+      role,
+      logger,
+      metrics,
+      dbs,
+      live,
+      rpc,
+      started,
+      further,
+      requests,
+    };
     const verifier = await startRoleVerifier(ctx, configuredChains);
     startRoleTokenWork(ctx, bus, indexerPart);
-    const app = await startRoleHttp(ctx, verifier, healthSources(role, dbs, mustWrite, rpc, indexerPart));
+    const rootChainId =
+      plan.rootId ??
+      indexerPart?.indexer.chainId ??
+      (await indexedChainId(dbs.readDb)) ??
+      (rpc ? await rpcChainId(rpc) : null);
+    const app = await startRoleHttp(
+      ctx,
+      verifier,
+      healthSources(role, dbs, mustWrite, rpc, indexerPart),
+      rootChainId === null ? null : String(rootChainId),
+      // Chains from CHAINS_CONFIG are served under /chains/{id}, one as several; RPC_URL alone keeps one chain at
+      // the root only, as always.
+      further.length > 0 || plan.rootId !== null,
+    );
     return {
       role,
       app,
@@ -151,7 +229,14 @@ type RoleContext = {
   live: LiveUpdates;
   rpc: Rpc | null;
   started: <T extends Stoppable>(part: T) => T;
+  /** The further chains of a multichain deployment (none: one chain, as always). */
+  further: readonly FurtherChainPart[];
+  /** The API's requests in flight, when this process also indexes (the indexer's history gives way to them). */
+  requests: RequestActivity | undefined;
 };
+
+const rpcChainId = async (rpc: Rpc) =>
+  Number(await rpc.request<string>("eth_chainId", []).catch(() => Number.NaN)) || null;
 
 /** Chains, compilers and (where the role runs them) verification jobs, whose outcomes the socket reports. */
 async function startRoleVerifier(
@@ -170,8 +255,12 @@ async function startRoleVerifier(
       runJobs: (role === "work" || (mode.jobs ?? config.jobs)) && dbs.writability.writable,
       logger: ctx.logger,
       metrics: ctx.metrics,
+      // The socket of the chain the contract is on.
       onJobFinished: (job, outcome) =>
-        void live.publishVerification(job.address, verificationResultOf(outcome)),
+        void (ctx.further.find((f) => f.chain.id === job.chainId)?.live ?? live).publishVerification(
+          job.address,
+          verificationResultOf(outcome),
+        ),
     }),
   );
 }
@@ -199,6 +288,8 @@ async function startRoleHttp(
   ctx: RoleContext,
   verifier: VerifierPart | null,
   health: HealthSources,
+  rootChainId: string | null,
+  prefixed: boolean,
 ): Promise<App | null> {
   const { config, dbs, metrics, logger, rpc } = ctx;
   if (ctx.mode.http && verifier) {
@@ -215,6 +306,8 @@ async function startRoleHttp(
         maxSocketsPerClient: ctx.config.socketMaxPerClient,
       },
       ...(rpc ? { rpcUrl: rpc.url } : {}),
+      ...(prefixed ? { rootChainId, chains: ctx.further } : {}),
+      ...(ctx.requests ? { requestActivity: ctx.requests } : {}),
     });
     return ctx.started(http).app;
   }
@@ -237,6 +330,7 @@ async function openRoleDatabases(
   const dbs = await openDatabases(config, {
     migrate: mode.migrate ?? (role === "start" || role === "index"),
     logger,
+    apiReads: Boolean(mode.http),
   });
   if (!dbs.writability.writable) {
     if (mustWrite) {
@@ -251,6 +345,26 @@ async function openRoleDatabases(
   return dbs;
 }
 
+/**
+ * The connections every chain of a deployment shares on PostgreSQL: one LISTEN connection (the roles that serve) and
+ * one holding the indexing leases' locks (the roles that index), not one of each per chain. One chain: none, its
+ * parts open their own as always.
+ */
+function sharedConnections(
+  config: Config,
+  mode: Mode,
+  dbs: Databases,
+  several: boolean,
+  logger: Logger,
+): { listener?: PgListener; locks?: LockSession } {
+  const url = config.databaseUrl;
+  if (!several || !url || dbs.db.kind !== "postgres") return {};
+  return {
+    ...(mode.http ? { listener: createPgListener(url, logger.child({ part: "live" })) } : {}),
+    ...(mode.indexer ? { locks: lockSession(url) } : {}),
+  };
+}
+
 /** Live updates (the socket): the bus's events, in-process and across processes, turned into socket events. */
 function startLive(
   config: Config,
@@ -258,8 +372,10 @@ function startLive(
   bus: EventBus,
   serve: boolean,
   logger: Logger,
+  listener: PgListener | undefined,
 ): LiveUpdates {
   return startLiveUpdates({
+    ...(listener ? { listener } : {}),
     db: dbs.db,
     databaseUrl: config.databaseUrl,
     logger: logger.child({ part: "live" }),
@@ -282,7 +398,9 @@ function healthSources(
 ): HealthSources {
   return {
     role,
-    writable: () => dbs.writability.writable,
+    // A writer whose last write failed for lack of space or a database made read-only is not writable, whatever its
+    // role's permissions: /health says so (503 for roles that write) with the error.
+    writable: () => dbs.writability.writable && !refusesWrites(indexerPart?.indexer.progress.lastError),
     requiresWrite,
     ...(rpc ? { rpcHead: rpcHead(rpc) } : {}),
     ...(indexerPart
@@ -303,5 +421,3 @@ function healthSources(
       : {}),
   };
 }
-
-export const dataPath = (config: Config, ...parts: string[]) => join(config.dataDir, ...parts);

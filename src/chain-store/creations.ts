@@ -66,7 +66,46 @@ export async function newestCreations(
   );
 }
 
-/** A scalar subquery for one column of the newest creation of the address bound at `param` (e.g. "$1"). */
-export function newestCreationColumnSql(column: "creator" | "transaction_hash", param: string): string {
-  return `(select ${column} from contract_creations where address = ${param} order by ${NEWEST_CREATION_ORDER} limit 1)`;
+/**
+ * Whether the contract_creations row aliased `k` is its address's newest creation (no later creation of the same
+ * address: a CREATE2 address created again counts once), as a SQL condition.
+ */
+export const isNewestCreationSql = (k: string): string =>
+  `not exists (select 1 from contract_creations d where d.address = ${k}.address
+    and (d.block_number, d.transaction_index, d.creation_index) > (${k}.block_number, ${k}.transaction_index, ${k}.creation_index))`;
+
+/** A newest creation with what Blockscout's `getcontractcreation` tells of it beside the creation itself. */
+export type CreationWithTransaction = IndexedCreation & {
+  kind: "transaction" | "create" | "create2";
+  /** The creating transaction's sender (the factory is `creator` for a creation inside a call). */
+  sender: Hex;
+  /** The block's timestamp, unix seconds. */
+  timestamp: number;
+};
+
+/** `newestCreations` with each creation's kind, transaction sender and block time (by primary keys). */
+export async function newestCreationsWithTransaction(
+  db: Queryable,
+  addresses: readonly string[],
+): Promise<Map<string, CreationWithTransaction>> {
+  if (addresses.length === 0) return new Map();
+  const rows = await db.query<
+    Row & { kind: CreationWithTransaction["kind"]; sender: Uint8Array; timestamp: string }
+  >(
+    `select c.*, t.from_address as sender, extract(epoch from b.timestamp)::int8::text as timestamp
+     from (select distinct on (address) ${COLUMNS}, kind from contract_creations
+       where address = any($1::bytea[]) order by address, ${NEWEST_CREATION_ORDER}) c
+     join transactions t on t.hash = c.transaction_hash
+     join blocks b on b.number = c.block_number`,
+    [addresses.map(toBytea)],
+  );
+  return new Map(
+    rows.map((r) => {
+      const c = creationOf(r);
+      return [
+        c.address.toLowerCase(),
+        { ...c, kind: r.kind, sender: fromBytea(r.sender), timestamp: Number(r.timestamp) },
+      ];
+    }),
+  );
 }

@@ -18,17 +18,30 @@ const KEEP_ANSWERED = "1 hour";
 
 /**
  * Records a request for `address` and returns its GUID: the address and the time (as Blockscout's UIDs are made),
- * plus a random part so two requests in the same millisecond differ.
+ * plus a random part so two requests in the same millisecond differ. While a request of the address is open (not
+ * answered yet), a repeat gets that one's GUID: one open request per address (migration 161's unique index), so a
+ * client repeating it cannot queue work ahead of everyone else's.
  */
 export async function requestProxyRefresh(db: Queryable, address: Address): Promise<string> {
-  const guid = `${address.slice(2).toLowerCase()}${Date.now().toString(16)}${randomBytes(4).toString("hex")}`;
-  await db.query(
-    `with dropped as (delete from proxy_refresh_requests where address = $2
-       and answered_block is not null and requested_at < now() - interval '${KEEP_ANSWERED}')
-     insert into proxy_refresh_requests (guid, address) values ($1, $2)`,
-    [guid, toBytea(address)],
-  );
-  return guid;
+  for (let i = 0; i < 3; i++) {
+    const guid = `${address.slice(2).toLowerCase()}${Date.now().toString(16)}${randomBytes(4).toString("hex")}`;
+    const [inserted] = await db.query<{ guid: string }>(
+      `with dropped as (delete from proxy_refresh_requests where address = $2
+         and answered_block is not null and requested_at < now() - interval '${KEEP_ANSWERED}')
+       insert into proxy_refresh_requests (guid, address) values ($1, $2)
+       on conflict (address) where answered_block is null do nothing
+       returning guid`,
+      [guid, toBytea(address)],
+    );
+    if (inserted) return inserted.guid;
+    const [open] = await db.query<{ guid: string }>(
+      "select guid from proxy_refresh_requests where address = $1 and answered_block is null",
+      [toBytea(address)],
+    );
+    // The open request may have been answered between the two statements: then insert again.
+    if (open) return open.guid;
+  }
+  throw new Error("proxy_refresh_requests: could not record the request (its open request kept changing)");
 }
 
 export async function proxyRefresh(db: Queryable, guid: string): Promise<ProxyRefresh | null> {

@@ -1,11 +1,13 @@
 import { LookoutError } from "../errors/base.js";
 import type { NodeCapabilities } from "./capabilities.js";
+import { OP_DEPOSIT_TYPE } from "./chain-type.js";
 import type { Rpc } from "./rpc.js";
 import type {
   BlockReward,
   CallFrame,
   FetchedBlock,
   ParityTrace,
+  PrestateDiffTrace,
   RpcBlock,
   RpcReceipt,
   RpcTransaction,
@@ -120,8 +122,10 @@ class InconsistentTracesError extends LookoutError {
   }
 }
 
+const PRESTATE_DIFF = { tracer: "prestateTracer", tracerConfig: { diffMode: true } };
+
 /**
- * Fetches one block with its transactions, receipts and (where offered) call traces. All calls are issued in
+ * Fetches one block with its transactions, receipts and (where offered) call traces and prestate diffs. All calls are issued in
  * the same tick so viem's transport sends them in one JSON-RPC batch.
  */
 export async function fetchBlock(rpc: Rpc, number: number, caps: NodeCapabilities): Promise<FetchedBlock> {
@@ -134,8 +138,16 @@ export async function fetchBlock(rpc: Rpc, number: number, caps: NodeCapabilitie
       : caps.traces === "parity"
         ? rpc.request<ParityTrace[]>("trace_block", [q])
         : null;
+  const prestateP = caps.prestateDiff
+    ? rpc.request<PrestateDiffTrace[]>("debug_traceBlockByNumber", [q, PRESTATE_DIFF])
+    : null;
   // Keep every promise observed so a failure of one does not surface as an unhandled rejection.
-  const [block, receiptsRaw, tracesRaw] = await Promise.all([blockP, receiptsP, tracesP]);
+  const [block, receiptsRaw, tracesRaw, prestate] = await Promise.all([
+    blockP,
+    receiptsP,
+    tracesP,
+    prestateP,
+  ]);
   if (!block) throw new BlockNotFoundError(number);
   let receipts = receiptsRaw;
   if (!receipts) {
@@ -165,5 +177,19 @@ export async function fetchBlock(rpc: Rpc, number: number, caps: NodeCapabilitie
       shortMessage: `Block ${number} changed while it was fetched (traces do not match its transactions).`,
     });
   }
-  return { block, receipts, calls, rewards, extra: {} };
+  // Requested by number like the block: both must describe the same version of it. (An OP deposit's hash is left
+  // out: anvil's tracer names it otherwise than its full transaction objects do.)
+  const sameTransaction = (t: PrestateDiffTrace, tx: RpcTransaction) =>
+    !t.txHash || t.txHash === tx.hash || Number(tx.type ?? 0) === OP_DEPOSIT_TYPE;
+  if (
+    prestate &&
+    (prestate.length !== block.transactions.length ||
+      prestate.some((t, i) => !sameTransaction(t, block.transactions[i]!)))
+  ) {
+    throw new LookoutError({
+      code: "inconsistent_block",
+      shortMessage: `Block ${number} changed while it was fetched (prestate diffs do not match its transactions).`,
+    });
+  }
+  return { block, receipts, calls, rewards, prestate, extra: {} };
 }

@@ -146,13 +146,30 @@ export type ParityTrace = {
 
 export type BlockReward = { address: Address; type: string; value: Hex };
 
-/** Everything fetched for one block. `traces` is per transaction, in order, when the node offers them. */
+/** An account in a prestate diff: only the fields the tracer reports (unchanged ones may be left out). */
+export type PrestateAccount = { balance?: Hex; nonce?: number | Hex };
+
+/** One entry of `debug_traceBlockByNumber` with `prestateTracer` in diff mode: one transaction's state changes. */
+export type PrestateDiffTrace = {
+  txHash?: Hash;
+  result: { pre?: Record<string, PrestateAccount>; post?: Record<string, PrestateAccount> };
+};
+
+/** Everything fetched for one block. `calls` is per transaction, in order, when the node offers them. */
 export type FetchedBlock = {
   block: RpcBlock;
   receipts: RpcReceipt[];
   calls: CallFrame[] | null;
   /** Block and uncle rewards, where the node reports them (parity-style traces); null when it does not. */
   rewards?: BlockReward[] | null;
-  /** Extra per-block data fetched by indexer extensions, keyed by extension name. */
+  /**
+   * The prestate diffs per transaction, in order, where the node offers them (`caps.prestateDiff`); null otherwise.
+   * Fetched with the block (two stages read them: exact balance changes, the authorities' start nonces).
+   */
+  prestate?: PrestateDiffTrace[] | null;
+  /**
+   * What each indexer stage's `afterFetch` brought for this block, by stage id. A stage reads only its own, through
+   * its `stageSlot` (indexer/pipeline/extension.ts); what two stages need is a typed member above.
+   */
   extra: Record<string, unknown>;
 };

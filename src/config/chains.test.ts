@@ -44,4 +44,21 @@ describe("parseChainsConfig()", () => {
       true,
     );
   });
+
+  it("reads which chains the deployment indexes, with their type, and refuses bad values", () => {
+    const chains = parseChainsConfig(
+      '[{"id":5,"name":"a","rpcUrl":"http://a","index":true,"chainType":"optimism"},{"id":6,"name":"b","rpcUrl":"http://b"}]',
+      "f",
+    );
+    expect(chains.map((c) => [c.id, c.index, c.chainType])).toEqual([
+      ["5", true, "optimism"],
+      ["6", false, "auto"],
+    ]);
+    expect(() => parseChainsConfig('[{"id":5,"name":"a","rpcUrl":"http://a","index":"yes"}]', "f")).toThrow(
+      /"index" must be true or false/,
+    );
+    expect(() =>
+      parseChainsConfig('[{"id":5,"name":"a","rpcUrl":"http://a","chainType":"zk"}]', "f"),
+    ).toThrow(/"chainType" must be one of/);
+  });
 });

@@ -11,7 +11,14 @@ export type ChainConfig = {
   explorerUrl: string | null;
   /** The chain this process indexes (creation data comes from our own index). */
   indexed: boolean;
+  /** `"index": true`: this deployment indexes and serves the chain too (many chains, one deployment). */
+  index?: boolean;
+  /** The chain's type, as CHAIN_TYPE says for RPC_URL's chain (an indexed entry's; default `auto`). */
+  chainType?: ChainType;
 };
+
+export type ChainType = "auto" | "default" | "optimism";
+const CHAIN_TYPES: readonly ChainType[] = ["auto", "default", "optimism"];
 
 const isHttpUrl = (s: unknown): s is string => {
   if (typeof s !== "string") return false;
@@ -24,7 +31,8 @@ const isHttpUrl = (s: unknown): s is string => {
 };
 
 /**
- * Parses the CHAINS_CONFIG JSON (an array of `{id, name, rpcUrl, isTestnet?, iconUrl?, explorerUrl?}`) with errors
+ * Parses the CHAINS_CONFIG JSON (an array of `{id, name, rpcUrl, isTestnet?, iconUrl?, explorerUrl?, index?,
+ * chainType?}`) with errors
  * that name the file, the entry and the field. Pure apart from reading the file.
  */
 export function parseChainsConfig(text: string, source: string): ChainConfig[] {
@@ -57,6 +65,10 @@ export function parseChainsConfig(text: string, source: string): ChainConfig[] {
       throw new ConfigError(`${where}: "rpcUrl" must be an http(s) URL, got ${JSON.stringify(e.rpcUrl)}.`);
     if (e.isTestnet !== undefined && typeof e.isTestnet !== "boolean")
       throw new ConfigError(`${where}: "isTestnet" must be true or false.`);
+    if (e.index !== undefined && typeof e.index !== "boolean")
+      throw new ConfigError(`${where}: "index" must be true or false.`);
+    if (e.chainType !== undefined && !CHAIN_TYPES.includes(e.chainType as ChainType))
+      throw new ConfigError(`${where}: "chainType" must be one of ${CHAIN_TYPES.join(", ")}.`);
     for (const k of ["iconUrl", "explorerUrl"] as const) {
       if (e[k] !== undefined && e[k] !== null && !isHttpUrl(e[k]))
         throw new ConfigError(`${where}: "${k}" must be an http(s) URL.`);
@@ -69,6 +81,8 @@ export function parseChainsConfig(text: string, source: string): ChainConfig[] {
       iconUrl: (e.iconUrl as string | undefined) ?? null,
       explorerUrl: (e.explorerUrl as string | undefined) ?? null,
       indexed: false,
+      index: e.index === true,
+      chainType: (e.chainType as ChainType | undefined) ?? "auto",
     };
   });
 }
@@ -104,6 +118,8 @@ export function withIndexedChain(
       iconUrl: null,
       explorerUrl: null,
       indexed: true,
+      index: true,
+      chainType: "auto",
     },
     ...configured,
   ];

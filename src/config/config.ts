@@ -27,7 +27,9 @@ export type Config = Readonly<{
   startBlock: number;
   reorgDepth: number;
   batchSize: number;
+  batchTransactions: number;
   fetchConcurrency: number;
+  headFirstBlocks: number;
   rpcBatchSize: number;
   rpcTimeoutMs: number;
   rpcRetries: number;
@@ -55,6 +57,22 @@ export type Config = Readonly<{
   httpMaxRequestsPerSocket: number;
   socketMaxTopics: number;
   socketMaxPerClient: number;
+  apiStatementTimeoutMs: number;
+  apiRateLimitDisabled: boolean;
+  apiRateLimitByIp: number;
+  apiRateLimitByIpTimeInterval: string;
+  apiRateLimitStaticApiKey: string | undefined;
+  apiRateLimitByKey: number;
+  apiRateLimitByKeyTimeInterval: string;
+  apiRateLimitWhitelistedIps: readonly string[];
+  apiRateLimitByWhitelistedIp: number;
+  apiRateLimitByWhitelistedIpTimeInterval: string;
+  apiRateLimitIsBlockscoutBehindProxy: boolean;
+  apiExpensiveConcurrencyPerClient: number;
+  apiExpensiveConcurrencyTotal: number;
+  ethRpcGasCap: number;
+  ethRpcCallTimeoutMs: number;
+  ethRpcConcurrencyPerClient: number;
   ipfsGatewayUrl: string;
   arweaveGatewayUrl: string;
   metadataAllowedHosts: readonly string[];
@@ -62,6 +80,14 @@ export type Config = Readonly<{
   coinBalanceHistoryDays: number;
   healthMaxLagBlocks: number;
   publicTagsFile: string | undefined;
+  graphqlEnabled: boolean;
+  graphiqlEnabled: boolean;
+  graphqlMaxComplexity: number;
+  graphqlTokenLimit: number;
+  graphqlMaxDepth: number;
+  graphqlMaxPageSize: number;
+  graphqlStatementTimeoutMs: number;
+  graphqlDefaultTransactionHash: string | undefined;
 }>;
 
 function parseValue(spec: OptionSpec, raw: string, source: string): unknown {

@@ -22,6 +22,12 @@ export interface Queryable {
   ): Promise<T[]>;
   /** Runs several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * Bulk load: `copy <table> (<columns>) from stdin` with `data` in COPY's text format (copy-text.ts), one round
+   * trip for any number of rows and no parameter arrays to encode. Optional: wrappers without it (plans tests,
+   * statement timers) get the same rows by an `unnest` insert (bulk-insert.ts).
+   */
+  copyFrom?(table: string, columns: readonly string[], data: string): Promise<void>;
 }
 
 export interface Db extends Queryable {
@@ -29,4 +35,10 @@ export interface Db extends Queryable {
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * A handle on the same connections whose statements see `schema` first, then `public` (search_path): one chain's
+   * tables of a deployment indexing several (src/db/chain-schema.ts). Closing it closes nothing; the base owns the
+   * connections.
+   */
+  inSchema?(schema: string): Db;
 }

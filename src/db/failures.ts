@@ -62,3 +62,11 @@ export const isStatementTimeout = (e: unknown) => codeOf(e) === "57014";
 /** Fails only the work in flight: retry it (or answer 503 with Retry-After). */
 export const isTransientDbError = (e: unknown): boolean =>
   isConnectionLoss(e) || RETRY_CODES.has(codeOf(e) ?? "");
+
+/**
+ * The database refuses writes (disk full, a read-only database or transaction), by the error's message, as the
+ * indexer keeps it (`could not extend file … No space left on device`, `cannot execute INSERT in a read-only
+ * transaction`): the writer is failing while every read still works.
+ */
+export const refusesWrites = (message: string | null | undefined): boolean =>
+  !!message && /No space left on device|could not extend file|disk full|read-only transaction/i.test(message);

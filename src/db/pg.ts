@@ -1,7 +1,11 @@
 import { createHash } from "node:crypto";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import pg from "pg";
+import { from as copyFromStdin } from "pg-copy-streams";
 import type { Db, Queryable, QueryOptions } from "./db.js";
 import { connectionLost } from "./failures.js";
+import { searchPathStatement } from "./search-path.js";
 
 // node-postgres parses int8 as string and numeric[] as floats (losing precision); fix both once for our pools.
 const INT8 = 20;
@@ -30,6 +34,12 @@ function statementName(sql: string): string {
   return name;
 }
 
+/** COPY FROM STDIN on one connection (pg-copy-streams: the CopyData messages node-postgres itself does not send). */
+async function copyIn(client: pg.PoolClient, table: string, columns: readonly string[], data: string) {
+  const stream = client.query(copyFromStdin(`copy ${table} (${columns.join(", ")}) from stdin`));
+  await pipeline(Readable.from([Buffer.from(data)]), stream);
+}
+
 function wrap(client: pg.Pool | pg.PoolClient): Queryable {
   return {
     async query<T>(sql: string, params?: readonly unknown[], options?: QueryOptions) {
@@ -42,6 +52,15 @@ function wrap(client: pg.Pool | pg.PoolClient): Queryable {
     async exec(sql: string) {
       await client.query(sql);
     },
+    async copyFrom(table, columns, data) {
+      if (!(client instanceof pg.Pool)) return copyIn(client, table, columns, data);
+      const c = await client.connect();
+      try {
+        await copyIn(c, table, columns, data);
+      } finally {
+        c.release();
+      }
+    },
   };
 }
 
@@ -51,6 +70,10 @@ export type PostgresPoolOptions = {
   /** statement_timeout of every connection, ms (0 or unset: none). */
   statementTimeoutMs?: number;
 };
+
+/** The search path a pooled connection was last given (undefined: the server's default). */
+const SEARCH_PATH = Symbol("lookout.searchPath");
+type PathClient = pg.PoolClient & { [SEARCH_PATH]?: string | null };
 
 export async function createPostgresDb(url: string, options: PostgresPoolOptions = {}): Promise<Db> {
   const pool = new pg.Pool({
@@ -63,38 +86,77 @@ export async function createPostgresDb(url: string, options: PostgresPoolOptions
   });
   // Idle clients can lose their server; without a handler the pool's 'error' event would crash the process.
   pool.on("error", () => {});
-  const base = wrap(pool);
-  // Fail fast on a bad URL or an unreachable server.
-  await base.query("select 1");
-  return {
-    kind: "postgres",
-    ...base,
-    async transaction(fn) {
-      const client = await pool.connect();
-      // pg-pool drops its own 'error' listener while a client is checked out: a session the server ends between
-      // two statements (pg_terminate_backend, failover, idle_in_transaction_session_timeout) would emit an
-      // unhandled 'error' and end the process. Here it only fails this transaction; the next statement rejects.
-      let lost: Error | undefined;
-      const onError = (err: Error) => {
-        lost = err;
-      };
-      client.on("error", onError);
-      try {
-        await client.query("begin");
-        const result = await fn(wrap(client));
-        await client.query("commit");
-        return result;
-      } catch (e) {
-        if (!lost) await client.query("rollback").catch(() => {});
-        throw lost ? connectionLost(lost) : e;
-      } finally {
-        client.removeListener("error", onError);
-        // A broken connection goes out of the pool instead of back into it.
-        client.release(lost ?? undefined);
+  // Until a chain handle exists (one chain: every deployment but a multichain one), statements go straight to the
+  // pool as they always did; after, every checkout first gives its connection the handle's search path (a
+  // statement only when it differs: the chains share the pool's connections).
+  let scoped = false;
+
+  /** A connection of the pool on `schema`'s search path, for `fn`; released (or dropped when broken) after. */
+  const session = async <T>(schema: string | null, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const client = (await pool.connect()) as PathClient;
+    // pg-pool drops its own 'error' listener while a client is checked out: a session the server ends between
+    // two statements (pg_terminate_backend, failover, idle_in_transaction_session_timeout) would emit an
+    // unhandled 'error' and end the process. Here it only fails this use; the next statement rejects.
+    let lost: Error | undefined;
+    const onError = (err: Error) => {
+      lost = err;
+    };
+    client.on("error", onError);
+    try {
+      if (scoped && (client[SEARCH_PATH] ?? null) !== schema) {
+        await client.query(searchPathStatement(schema));
+        client[SEARCH_PATH] = schema;
       }
-    },
-    async close() {
-      await pool.end();
-    },
+      return await fn(client);
+    } catch (e) {
+      throw lost ? connectionLost(lost) : e;
+    } finally {
+      client.removeListener("error", onError);
+      // A broken connection goes out of the pool instead of back into it.
+      client.release(lost ?? undefined);
+    }
   };
+
+  const handle = (schema: string | null): Db => {
+    const direct = wrap(pool);
+    const viaSession: Queryable = {
+      query: (sql, params, opts) => session(schema, (c) => wrap(c).query(sql, params, opts)),
+      exec: (sql) => session(schema, (c) => wrap(c).exec(sql)),
+    };
+    return {
+      kind: "postgres",
+      query: (sql, params, opts) =>
+        scoped ? viaSession.query(sql, params, opts) : direct.query(sql, params, opts),
+      exec: (sql) => (scoped ? viaSession.exec(sql) : direct.exec(sql)),
+      copyFrom: (table, columns, data) =>
+        scoped
+          ? session(schema, (c) => copyIn(c, table, columns, data))
+          : direct.copyFrom!(table, columns, data),
+      transaction: (fn) =>
+        session(schema, async (client) => {
+          await client.query("begin");
+          try {
+            const result = await fn(wrap(client));
+            await client.query("commit");
+            return result;
+          } catch (e) {
+            await client.query("rollback").catch(() => {});
+            throw e;
+          }
+        }),
+      async close() {
+        // Only the base handle owns the pool.
+        if (schema === null) await pool.end();
+      },
+      inSchema(name: string) {
+        searchPathStatement(name);
+        scoped = true;
+        return handle(name);
+      },
+    };
+  };
+  const db = handle(null);
+  // Fail fast on a bad URL or an unreachable server.
+  await db.query("select 1");
+  return db;
 }

@@ -1,17 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import type { FastifyError } from "fastify";
-import { LookoutError } from "../errors/base.js";
-import { plainDialect, transientFailureReply } from "../http/dialects.js";
+import { dialectScope } from "../http/scope.js";
 import { addressRoutes } from "./address/routes.js";
 import { addressCounterRoutes } from "./address-counters/routes.js";
 import { advancedFilterRoutes } from "./advanced-filter/routes.js";
+import { auditReportRoutes } from "./audit-report/routes.js";
 import { blobRoutes } from "./blob/routes.js";
 import { blockRoutes } from "./block/routes.js";
+import { blockCountdownRoutes } from "./block-countdown/routes.js";
 import { chartRoutes } from "./chart/routes.js";
 import { coinBalanceRoutes } from "./coin-balance/routes.js";
+import { configRoutes } from "./config/routes.js";
 import { csvExportRoutes } from "./csv-export/routes.js";
 import type { ExplorerDeps, ResourceOptions } from "./deps.js";
-import { invalidValue, type V2ErrorBody } from "./errors.js";
+import { blockscoutError } from "./errors.js";
+import { fheOperationRoutes } from "./fhe-operation/routes.js";
+import { hotContractRoutes } from "./hot-contract/routes.js";
 import { internalTransactionRoutes } from "./internal-transaction/routes.js";
 import { logRoutes } from "./log/routes.js";
 import { nftRoutes } from "./nft/routes.js";
@@ -27,7 +30,9 @@ import { tokenTransferRoutes } from "./token-transfer/routes.js";
 import { transactionTransfersPreview } from "./token-transfer/service.js";
 import { topAccountRoutes } from "./top-account/routes.js";
 import { transactionRoutes } from "./transaction/routes.js";
+import { transactionPreviewRoutes } from "./transaction-preview/routes.js";
 import { utilsRoutes } from "./utils/routes.js";
+import { watchlistRoutes } from "./watchlist/routes.js";
 import { withdrawalRoutes } from "./withdrawal/routes.js";
 
 /** The explorer's resources: one folder each (routes.ts, service.ts, query.ts, view.ts, schema.ts), one line here. */
@@ -35,11 +40,16 @@ const RESOURCES: FastifyPluginAsyncTypebox<ResourceOptions>[] = [
   addressRoutes,
   addressCounterRoutes,
   advancedFilterRoutes,
+  auditReportRoutes,
   blobRoutes,
   blockRoutes,
+  blockCountdownRoutes,
   chartRoutes,
   coinBalanceRoutes,
+  configRoutes,
   csvExportRoutes,
+  fheOperationRoutes,
+  hotContractRoutes,
   internalTransactionRoutes,
   logRoutes,
   nftRoutes,
@@ -54,7 +64,9 @@ const RESOURCES: FastifyPluginAsyncTypebox<ResourceOptions>[] = [
   tokenTransferRoutes,
   topAccountRoutes,
   transactionRoutes,
+  transactionPreviewRoutes,
   utilsRoutes,
+  watchlistRoutes,
   withdrawalRoutes,
 ];
 
@@ -64,45 +76,15 @@ export type ApiV2Options = {
 };
 
 /**
- * The explorer API (`/api/v2`), Blockscout-compatible. Its own error dialect: 422 with
- * `{"errors":[{"title":"Invalid value","source":{"pointer":...},"detail":...}]}` for bad input.
+ * The explorer API (`/api/v2`), Blockscout-compatible. Its errors go through the shared handler in Blockscout's
+ * dialect (`blockscoutError`): 422 with `{"errors":[{"title":"Invalid value","source":{"pointer":...},"detail":...}]}`
+ * for bad input, `{message}` with the status otherwise, 503 for a transient database failure.
  */
-/** Blockscout answers a transient failure `{message}` with 503, as the plain dialect does. */
-const BLOCKSCOUT_UNAVAILABLE = plainDialect([]);
-
 export const apiV2Plugin: FastifyPluginAsyncTypebox<ApiV2Options> = async (app, opts) => {
   dropEmptyOptionalQuery(app);
-  // Response schemas document the answers; the bodies are written as the views build them, every member in order.
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  app.setErrorHandler((err: FastifyError, req, reply) => {
-    if (err.validation) {
-      const v = err.validation[0];
-      const ctx = err.validationContext;
-      const field =
-        (v?.params as { missingProperty?: string } | undefined)?.missingProperty ??
-        v?.instancePath.replace(/^\//, "") ??
-        "";
-      // Blockscout names path parameters `<name>_param` in its pointers.
-      const pointer =
-        ctx === "params" && field && !field.endsWith("_param") ? `/${field}_param` : `/${field}`;
-      const detail =
-        ctx === "params" && v?.keyword === "pattern"
-          ? `Invalid format. Expected ~r/${(v.params as { pattern: string }).pattern}/`
-          : (v?.message ?? "Invalid value");
-      return reply.code(422).send(invalidValue(pointer, detail));
-    }
-    if (err instanceof LookoutError && err.code === "invalid_input") {
-      const field = (err as LookoutError & { field?: string }).field ?? "";
-      return reply.code(422).send(invalidValue(`/${field}`, err.shortMessage));
-    }
-    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      return reply.code(err.statusCode).send({ message: err.message });
-    }
-    const transient = transientFailureReply(err, req, reply, BLOCKSCOUT_UNAVAILABLE);
-    if (transient) return transient;
-    req.log.error({ err }, "api/v2 request failed");
-    return reply.code(500).send({ message: "Internal server error" } as V2ErrorBody | { message: string });
-  });
+  // The shared error handler in Blockscout's dialect; response schemas document the answers, the bodies are written
+  // as the views build them (JSON.stringify), every member in order.
+  dialectScope(app, { name: "api/v2", error: blockscoutError });
   const options: ResourceOptions = {
     deps: opts.deps,
     tokenTransfers: (hash) => transactionTransfersPreview(opts.deps, hash),

@@ -1,4 +1,5 @@
 import { type TSchema, Type } from "@sinclair/typebox";
+import { type ErrorCause, type ErrorShape, INTERNAL_FAILURE, statusMessage } from "../http/dialects.js";
 
 /** The 422 body of Blockscout 9.x+ (OpenApiSpex's JsonRenderErrorV2). */
 export type V2ErrorBody = { errors: Array<{ title: string; source: { pointer: string }; detail: string }> };
@@ -39,4 +40,58 @@ export function answers(ok: TSchema, o: { notFound?: boolean } = {}): Record<num
   if (o.notFound) out[404] = NotFoundSchema;
   out[422] = V2ErrorSchema;
   return out;
+}
+
+/** The 422 of a body or path that failed its schema, pointed at the member as Blockscout points. */
+function validationAnswer(cause: Extract<ErrorCause, { kind: "validation" }>): ErrorShape {
+  const err = cause.error;
+  const v = err.validation?.[0];
+  const ctx = err.validationContext;
+  const field =
+    (v?.params as { missingProperty?: string } | undefined)?.missingProperty ??
+    v?.instancePath.replace(/^\//, "") ??
+    "";
+  // Blockscout names path parameters `<name>_param` in its pointers.
+  const pointer = ctx === "params" && field && !field.endsWith("_param") ? `/${field}_param` : `/${field}`;
+  const detail =
+    ctx === "params" && v?.keyword === "pattern"
+      ? `Invalid format. Expected ~r/${(v.params as { pattern: string }).pattern}/`
+      : (v?.message ?? "Invalid value");
+  return { status: 422, body: invalidValue(pointer, detail) };
+}
+
+/**
+ * Blockscout's error dialect, for `/api/v2` and the verify form (which speaks it too), rendered by the shared
+ * handler factory (`http/error-handler.ts`): bad input is a 422 with `errors[]`,
+ * a missing route or a transport limit `{message}` with its status.
+ */
+export function blockscoutError(status: number, message: string, cause?: ErrorCause): ErrorShape {
+  switch (cause?.kind ?? "framework") {
+    case "validation":
+      return validationAnswer(cause as Extract<ErrorCause, { kind: "validation" }>);
+    case "invalid-input":
+      return {
+        status: 422,
+        body: invalidValue(`/${(cause as { field?: string }).field ?? ""}`, message),
+      };
+    case "request":
+      return { status, body: { message } };
+    case "internal":
+      return INTERNAL_FAILURE;
+    case "unavailable":
+      return { status: 503, body: { message } };
+    case "not-found": {
+      // Blockscout's router ends /api/v2 with a GET catch-all (FallbackController :unknown_action); Phoenix
+      // answers HEAD with the GET route. Other methods find no route at all: 404.
+      const method = (cause as { method?: string }).method;
+      return method === "GET" || method === "HEAD"
+        ? { status: 400, body: { message: "Unknown API v2 action" } }
+        : { status: 404, body: { message: statusMessage(404) } };
+    }
+    default:
+      if (status >= 500) return INTERNAL_FAILURE;
+      return status === 400
+        ? { status: 422, body: invalidValue("/", message) }
+        : { status, body: { message } };
+  }
 }

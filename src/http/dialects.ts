@@ -53,6 +53,15 @@ const MESSAGES: Record<number, string> = {
 
 export const statusMessage = (status: number) => MESSAGES[status] ?? STATUS_CODES[status] ?? "Error";
 
+/**
+ * An error that carries its finished answer (a rate limit's 429, rendered for the path's dialect where it was
+ * raised): error handlers send it as it is.
+ */
+export function presetAnswer(err: unknown): ErrorShape | null {
+  const a = (err as { answer?: unknown } | null)?.answer as ErrorShape | undefined;
+  return a && typeof a === "object" && typeof a.status === "number" && "body" in a ? a : null;
+}
+
 /** A failure nobody handled, outside any dialect that says otherwise: never with internals in the message. */
 export const INTERNAL_FAILURE: ErrorShape = { status: 500, body: { message: "Internal server error" } };
 
@@ -79,7 +88,11 @@ export function createDialectHandlers(table: readonly ErrorDialect[]) {
     .flatMap((d) => d.paths.map((p) => ({ path: p.toLowerCase(), d })))
     .sort((a, b) => b.path.length - a.path.length);
   const dialectOf = (url: string): ErrorDialect => {
-    const path = url.split("?")[0]!.toLowerCase();
+    // A chain's API under /chains/{chain_id} answers in the dialect of the same path at the root.
+    const path = url
+      .split("?")[0]!
+      .toLowerCase()
+      .replace(/^\/chains\/\d+(?=\/|$)/, "");
     return entries.find((e) => path === e.path || path.startsWith(`${e.path}/`))?.d ?? fallback;
   };
   const send = (reply: FastifyReply, e: ErrorShape) => reply.code(e.status).send(e.body);
@@ -94,6 +107,8 @@ export function createDialectHandlers(table: readonly ErrorDialect[]) {
 
     /** The app-level error handler: what no API plugin handled (errors of hooks, of routes outside the plugins). */
     rootErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+      const preset = presetAnswer(err);
+      if (preset) return send(reply, preset);
       const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
       const transient = transientFailureReply(err, req, reply, dialectOf(req.url));
       if (transient) return transient;
@@ -194,7 +209,7 @@ export const RETRY_AFTER_S = 1;
 
 /**
  * A transient database failure (a lost connection, a statement timeout, a server restarting) failed this request,
- * not the service: 503 with Retry-After in the dialect's shape (Etherscan's envelope keeps its HTTP 200), logged as
+ * not the service: 503 with Retry-After in the dialect's shape, logged as
  * a warning without a stack. Returns null for any other error.
  */
 export function transientFailureReply(

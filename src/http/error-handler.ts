@@ -4,6 +4,7 @@ import {
   type DialectDescriptor,
   type ErrorCause,
   type ErrorShape,
+  presetAnswer,
   transientFailureReply,
 } from "./dialects.js";
 
@@ -26,6 +27,8 @@ export class DialectAnswer extends LookoutError {
 export function dialectErrorHandler(d: Pick<DialectDescriptor, "name" | "error">) {
   return (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof DialectAnswer) return reply.code(err.answer.status).send(err.answer.body);
+    const preset = presetAnswer(err);
+    if (preset) return reply.code(preset.status).send(preset.body);
     const transient = transientFailureReply(err, req, reply, d);
     if (transient) return transient;
     let cause: ErrorCause;

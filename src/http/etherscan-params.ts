@@ -5,6 +5,8 @@
  */
 export class Params {
   private readonly values = new Map<string, string>();
+  /** The files of a multipart body (Blockscout's `verify_via_sourcify` takes `files[i]`), in the order sent. */
+  files: ReadonlyArray<{ name: string; content: string }> = [];
 
   constructor(...sources: unknown[]) {
     for (const s of sources) {

@@ -13,6 +13,7 @@ export type LiveClient = { send(frame: string | Buffer): void };
  */
 export class LiveHub {
   private readonly topics = new Map<string, Set<LiveClient>>();
+  private readonly joinHooks = new Map<string, (topic: string, client: LiveClient) => void>();
 
   join(topic: string, client: LiveClient): void {
     let set = this.topics.get(topic);
@@ -28,6 +29,19 @@ export class LiveHub {
     if (!set) return;
     set.delete(client);
     if (set.size === 0) this.topics.delete(topic);
+  }
+
+  /**
+   * Runs `hook` for every join of a `<kind>:…` topic, once the join is acknowledged (the socket calls `joined`):
+   * what the topic's kind kept for a late subscriber goes to that client only.
+   */
+  onJoined(kind: string, hook: (topic: string, client: LiveClient) => void): void {
+    this.joinHooks.set(kind, hook);
+  }
+
+  /** Called by the socket after it acknowledged a join of `topic` by `client`. */
+  joined(topic: string, client: LiveClient): void {
+    this.joinHooks.get(topic.slice(0, topic.indexOf(":")))?.(topic, client);
   }
 
   has(topic: string): boolean {

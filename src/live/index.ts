@@ -2,7 +2,7 @@ import type { Db } from "../db/db.js";
 import { EventBus } from "../events/bus.js";
 import type { ChainEvent, TokenChange, VerificationResult } from "../events/facts.js";
 import { notifyProcesses } from "../events/pg-notify.js";
-import { startPgRelay } from "../events/pg-relay.js";
+import { type PgListener, startPgRelay } from "../events/pg-relay.js";
 import type { ExplorerDeps } from "../explorer/deps.js";
 import type { IndexerExtension } from "../indexer/pipeline/extension.js";
 import { liveNotifyExtension } from "../indexer/stages/live-notify.js";
@@ -45,6 +45,10 @@ export function startLiveUpdates(o: {
   serve: boolean;
   /** The process's event bus (a new one when not given). */
   bus?: EventBus;
+  /** The chain's NOTIFY channel (a further chain of a multichain deployment; default: the first chain's). */
+  channel?: string;
+  /** The process's LISTEN connection, shared by the chains of a deployment (default: one of this part's own). */
+  listener?: PgListener;
 }): LiveUpdates {
   const bus = o.bus ?? new EventBus();
   const hub = new LiveHub();
@@ -62,7 +66,12 @@ export function startLiveUpdates(o: {
     bus.emit(event);
     if (postgres) await notifyProcesses(o.db, bus, event).catch(() => {});
   };
-  const relay = o.serve && postgres && o.databaseUrl ? startPgRelay(o.databaseUrl, bus, o.logger) : null;
+  const relay =
+    o.serve && postgres && o.databaseUrl
+      ? o.listener
+        ? o.listener.relay(bus, o.channel)
+        : startPgRelay(o.databaseUrl, bus, o.logger, o.channel)
+      : null;
   return {
     bus,
     hub,

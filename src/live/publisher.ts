@@ -9,7 +9,12 @@ import { averageBlockTimeMs } from "../explorer/transaction/query.js";
 import type { Logger } from "../util/logger.js";
 import { publishAddressEvents } from "./address-events.js";
 import type { LiveHub } from "./hub.js";
-import { publishTokenChange, publishTokenTransferCounts } from "./token-events.js";
+import {
+  publishTokenChange,
+  publishTokenTransferCounts,
+  RecentlyFetched,
+  sendRecentMetadata,
+} from "./token-events.js";
 
 export type LivePublisherOptions = {
   db: Queryable;
@@ -36,10 +41,16 @@ const ADDRESS = /^0x[0-9a-f]{40}$/;
  * Blockscout's indexed ratio as its `index_status` carries it: indexed blocks over the blocks from the start block
  * to the chain head, two decimals rounded down, 1 from 0.99 on; `finished` once it is 1.
  */
-export function indexStatus(start: number, last: number, head: number): { ratio: string; finished: boolean } {
+export function indexStatus(
+  start: number,
+  last: number,
+  head: number,
+  indexed = last - start + 1,
+): { ratio: string; finished: boolean } {
   const total = head - start + 1;
-  const ratio = total <= 0 ? 1 : Math.max(0, last - start + 1) / total;
-  const finished = ratio >= 0.99;
+  const ratio = total <= 0 ? 1 : Math.max(0, indexed) / total;
+  // History catching up beside the head (fewer indexed than the range holds) is never finished.
+  const finished = ratio >= 0.99 && indexed >= last - start + 1;
   return { ratio: finished ? "1.00" : (Math.floor(ratio * 100) / 100).toFixed(2), finished };
 }
 
@@ -56,9 +67,18 @@ export function startLivePublisher(o: LivePublisherOptions): LivePublisher {
   let queued: { from: number; to: number; head?: number } | null = null;
   let running: Promise<void> | null = null;
   const side = new Set<Promise<void>>();
+  const recent = new RecentlyFetched();
 
   const warn = (err: unknown, what: Record<string, unknown>) =>
     o.logger?.warn({ err, ...what }, "Publishing live updates failed");
+  const track = (p: Promise<void>) => {
+    const q = p.finally(() => side.delete(q));
+    side.add(q);
+  };
+
+  hub.onJoined("token_instances", (topic, client) =>
+    track(sendRecentMetadata(db, recent, topic, client).catch((err: unknown) => warn(err, { topic }))),
+  );
 
   const onEvent = (ev: ChainEvent) => {
     switch (ev.kind) {
@@ -67,10 +87,9 @@ export function startLivePublisher(o: LivePublisherOptions): LivePublisher {
         return;
       case "total_supply":
       case "token_metadata": {
-        const p = publishTokenChange(db, hub, ev)
-          .catch((err: unknown) => warn(err, { token: ev.token }))
-          .finally(() => side.delete(p));
-        side.add(p);
+        track(
+          publishTokenChange(db, hub, ev, recent).catch((err: unknown) => warn(err, { token: ev.token })),
+        );
         return;
       }
       case "blocks": {
@@ -149,7 +168,7 @@ export function startLivePublisher(o: LivePublisherOptions): LivePublisher {
   async function publishIndexStatus(head: number) {
     const range = await indexedRange(db);
     if (!range || range.last === null) return;
-    const status = indexStatus(range.start, range.last, head);
+    const status = indexStatus(range.start, range.last, head, range.indexed);
     hub.broadcast("blocks:indexing", "index_status", status);
     hub.broadcast("blocks:indexing_internal_transactions", "index_status", status);
   }

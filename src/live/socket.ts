@@ -1,5 +1,5 @@
 import websocket from "@fastify/websocket";
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyInstance, FastifyPluginAsync } from "fastify";
 import type { LiveClient, LiveHub } from "./hub.js";
 import { normaliseTopic, type PhoenixFrame, parseFrame, replyFrame } from "./phoenix.js";
 
@@ -28,6 +28,19 @@ type WebSocket = {
   on(event: "close" | "error", fn: () => void): void;
 };
 
+/** The server's websocket support (@fastify/websocket), with the protocol-error handling every socket shares. */
+export async function registerWebsocket(app: FastifyInstance): Promise<void> {
+  await app.register(websocket, {
+    options: { maxPayload: 64 * 1024 },
+    // A client's protocol violation (bad mask, invalid UTF-8, a frame over the limit) closes its socket; it is
+    // the client's fault, so debug level and no stack (the default logged each at error level).
+    errorHandler: (err, socket, req) => {
+      req.log.debug({ reason: err.message }, "Websocket closed on a protocol error");
+      socket.terminate();
+    },
+  });
+}
+
 /**
  * Blockscout's v2 socket: `/socket/v2/websocket?vsn=2.0.0`, the Phoenix channels protocol (join, leave,
  * heartbeat) over the topics `normaliseTopic` accepts. Broadcasts come from the hub; this only manages membership.
@@ -40,15 +53,9 @@ export const liveSocketPlugin: FastifyPluginAsync<LiveSocketOptions> = async (ap
   const sockets = new Map<WebSocket, { lastSeen: number }>();
   const perClient = new Map<string, number>();
 
-  await app.register(websocket, {
-    options: { maxPayload: 64 * 1024 },
-    // A client's protocol violation (bad mask, invalid UTF-8, a frame over the limit) closes its socket; it is
-    // the client's fault, so debug level and no stack (the default logged each at error level).
-    errorHandler: (err, socket, req) => {
-      req.log.debug({ reason: err.message }, "Websocket closed on a protocol error");
-      socket.terminate();
-    },
-  });
+  // A deployment of several chains registers the server's websocket support once, above the chains' sockets
+  // (registerWebsocket): each registration would route every upgrade again.
+  if (!app.hasDecorator("websocketServer")) await registerWebsocket(app);
 
   // One sweep for every socket rather than a timer each.
   const sweep = setInterval(
@@ -109,7 +116,9 @@ export const liveSocketPlugin: FastifyPluginAsync<LiveSocketOptions> = async (ap
           return reply(f, "error", { reason: "too many topics" });
         joined.add(t.topic);
         o.hub.join(t.topic, client);
-        return reply(f, "ok");
+        reply(f, "ok");
+        o.hub.joined(t.topic, client);
+        return;
       }
       const t = normaliseTopic(f.topic);
       const topic = "topic" in t ? t.topic : f.topic;

@@ -1,11 +1,19 @@
 import type { Queryable } from "../db/db.js";
 import type { Params } from "../http/etherscan-params.js";
 import type { VerifierChain } from "../verifier/chain-clients.js";
+import type { EtherscanApi } from "../verifier-apis/etherscan/actions.js";
+import type { NodeCallPolicy } from "./eth-rpc/node-call.js";
 
-/** What the RPC modules read: the index, and the indexed chain's node (for the few answers Blockscout proxies). */
+/**
+ * What the `/api` modules read: the index, the indexed chain's node (for the few answers Blockscout proxies), and
+ * the verifier with its job queue (the `contract` module's verification actions; without it they are unknown).
+ */
 export type RpcApiDeps = {
   db: Queryable;
   chains: ReadonlyMap<string, VerifierChain>;
+  /** How client calls reach the node (gas cap, time limit); the defaults when left out. */
+  nodeCalls?: NodeCallPolicy;
+  verification?: EtherscanApi;
 };
 
 /**

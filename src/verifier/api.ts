@@ -1,5 +1,6 @@
 import type { ChainConfig } from "../config/chains.js";
 import type { Queryable } from "../db/db.js";
+import type { MultipartLimits } from "../http/multipart-body.js";
 import type { VerifierChain } from "./chain-clients.js";
 import type { CompilerVersionInfo } from "./compilers/index.js";
 import type { VerificationJobs } from "./jobs/index.js";
@@ -33,8 +34,13 @@ export type VerifierApi = {
    * (default 5 s). forge sleeps 15 s after a pending answer whatever its --delay, so a short wait saves that pause.
    */
   statusWaitMs?: number;
+  /**
+   * How long Blockscout's synchronous publish actions (`verify`, `verify_vyper_contract`, `verify_via_sourcify`,
+   * `POST /api/v1/verified_smart_contracts`) wait for their job before answering its GUID (default 120 s).
+   */
+  publishWaitMs?: number;
   /** Bounds of a multipart verify-form submission (defaults: 5 MB a file, 100 files, 20 MB in all). */
-  formLimits?: { fileBytes?: number; files?: number; totalBytes?: number };
+  formLimits?: MultipartLimits;
 };
 
 /** The configured chains, in configuration order. */

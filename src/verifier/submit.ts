@@ -109,3 +109,16 @@ export async function submitVerification(
     ? { status: "queued", job: submitted.job }
     : { status: "duplicate", job: submitted.job, sameRequest: submitted.sameRequest };
 }
+
+/**
+ * The job once done, or as it is after `waitMs` (read from the table every 100 ms, so the job may run in any
+ * process); null for an unknown id.
+ */
+export async function settledJob(jobs: VerificationJobs, id: string, waitMs: number): Promise<Job | null> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const job = await jobs.get(id);
+    if (!job || job.state === "done" || Date.now() >= deadline) return job;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

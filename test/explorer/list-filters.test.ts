@@ -609,8 +609,9 @@ describe("list filters and sort orders against the node", () => {
     const sorts: Record<string, (x: (typeof rows)[0], y: (typeof rows)[0]) => number> = {
       "balance-desc": (x, y) => cmp(y.balance, x.balance) || hash(x, y),
       "balance-asc": (x, y) => cmp(x.balance, y.balance) || hash(x, y),
-      "transactions_count-asc": (x, y) => x.n - y.n || cmp(y.balance, x.balance) || hash(x, y),
-      "transactions_count-desc": (x, y) => y.n - x.n || cmp(y.balance, x.balance) || hash(x, y),
+      // Ties of the count by hash in the index's direction, not by balance first (top-account/query.ts).
+      "transactions_count-asc": (x, y) => x.n - y.n || hash(y, x),
+      "transactions_count-desc": (x, y) => y.n - x.n || hash(x, y),
     };
     sorts.default = sorts["balance-desc"]!;
     for (const [s, order] of Object.entries(sorts)) {

@@ -193,6 +193,26 @@ describe("GET /api/v2/addresses/{h}/nft", () => {
       expect(n.total).toMatchObject({ value: null, token_instance: { id: n.total.token_id } });
   });
 
+  it("search: an ERC-404's total_supply in whole units (the frontend's 'Items N'), the token page keeps the raw supply", async () => {
+    const token = (await app.inject({ url: `/api/v2/tokens/${hybrid404}` })).json();
+    expect(token.total_supply).toBe((7n * 10n ** 18n).toString());
+    for (const url of [
+      "/api/v2/search?q=Test%20Hybrid",
+      "/api/v2/search/quick?q=Test%20Hybrid",
+      `/api/v2/search?q=${hybrid404}`,
+    ]) {
+      const r = await app.inject({ url });
+      const body = r.json();
+      const items = (Array.isArray(body) ? body : body.items) as Array<{
+        type: string;
+        token_type?: string;
+        total_supply?: string;
+      }>;
+      const hit = items.find((i) => i.type === "token" && i.token_type === "ERC-404");
+      expect(hit?.total_supply, url).toBe("7");
+    }
+  });
+
   it("answers 422 on malformed input and an empty page for an unknown address", async () => {
     const bad = [
       ["/api/v2/addresses/0x1234/nft", "/address_hash_param"],

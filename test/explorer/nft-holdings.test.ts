@@ -173,7 +173,7 @@ describe("token holdings", () => {
     const [A, B] = acct as [Address, Address];
     let fail = true;
     const crash: IndexerExtension = {
-      name: "crash",
+      id: "test-crash",
       async write() {
         if (fail) {
           fail = false;

@@ -8,7 +8,14 @@ type Operation = { responses?: Record<string, { content?: Record<string, { schem
 // /api/v2 paths that the verifier's dialects serve (bytecode-db, the verify form), not the explorer.
 const NOT_EXPLORER = [/^\/api\/v2\/verifier\//, /^\/api\/v2\/bytecodes\//, /\/verification/];
 // Always 403 (no transaction interpretation service): documented, but it has no 2xx.
-const NO_2XX = new Set(["GET /api/v2/transactions/{transaction_hash_param}/summary"]);
+// Operations that never answer 2xx here: the summary service is not run, the watchlists need an account (401), and
+// audit reports cannot be submitted (403), as Blockscout answers without those services.
+const NO_2XX = new Set([
+  "GET /api/v2/transactions/{transaction_hash_param}/summary",
+  "GET /api/v2/transactions/watchlist",
+  "GET /api/v2/main-page/transactions/watchlist",
+  "POST /api/v2/smart-contracts/{address_hash_param}/audit-reports",
+]);
 
 /** An object with members, or a list (or one of several shapes) of such objects. */
 function hasMembers(s: Schema | undefined): boolean {

@@ -42,43 +42,42 @@ const verifyVia = (m: string) =>
 
 export const UPSTREAM_ROUTES: readonly UpstreamRoute[] = [
   get(`${V2}/openapi`, {
-    reason: "not served yet",
-    note: "Lookout's OpenAPI document is /api/docs/openapi.json",
+    note: "Lookout's whole OpenAPI document (also at /api/docs/openapi.json); Blockscout's documents /api/v2",
   }),
   get(`${V2}/search`),
   get(`${V2}/search/check-redirect`),
   get(`${V2}/search/quick`),
-  get(`${V2}/config/backend`, { reason: "not served yet" }),
+  get(`${V2}/config/backend`),
   get(`${V2}/config/backend-version`),
   get(`${V2}/config/csv-export`),
-  get(`${V2}/config/indexer`, { reason: "not served yet" }),
-  get(`${V2}/config/public-metrics`, { reason: "not served yet" }),
-  get(`${V2}/config/smart-contracts/languages`, { reason: "not served yet" }),
+  get(`${V2}/config/indexer`),
+  get(`${V2}/config/public-metrics`),
+  get(`${V2}/config/smart-contracts/languages`),
   get(`${V2}/config/db-background-migrations`, {
-    reason: "not served yet",
-    note: "Blockscout's own background migrations; Lookout migrates at start",
+    note: "none running: Lookout applies every migration before it serves (an empty list, Blockscout's 'all done')",
   }),
   get(`${V2}/csv-exports/:uuid_param`, {
     reason: "optional feature",
     note: "asynchronous CSV exports (off by default in Blockscout); Lookout answers every export at once",
   }),
   get(`${V2}/transactions`),
-  get(`${V2}/transactions/watchlist`, { reason: "user accounts" }),
+  get(`${V2}/transactions/watchlist`, {
+    note: "401 Unauthorized, as Blockscout without a signed-in account",
+  }),
   get(`${V2}/transactions/stats`),
   get(`${V2}/transactions/:transaction_hash_param`),
   get(`${V2}/transactions/:transaction_hash_param/token-transfers`),
   get(`${V2}/transactions/:transaction_hash_param/internal-transactions`),
   get(`${V2}/transactions/:transaction_hash_param/logs`),
   get(`${V2}/transactions/:transaction_hash_param/fhe-operations`, {
-    reason: "chain-specific",
-    note: "fhEVM operations; a plain chain has none",
+    note: "an empty list: no fhEVM operations are indexed (Blockscout's answer on a chain without them)",
   }),
   get(`${V2}/transactions/:transaction_hash_param/raw-trace`),
   get(`${V2}/transactions/:transaction_hash_param/state-changes`),
   get(`${V2}/transactions/:transaction_hash_param/summary`, {
     note: "always 403: no transaction interpretation service",
   }),
-  get(`${V2}/transactions/:transaction_hash_param/preview`, { reason: "not served yet" }),
+  get(`${V2}/transactions/:transaction_hash_param/preview`),
   get(`${V2}/token-transfers`),
   get(`${V2}/internal-transactions`),
   get(`${V2}/blocks`),
@@ -88,7 +87,7 @@ export const UPSTREAM_ROUTES: readonly UpstreamRoute[] = [
   get(`${V2}/blocks/:block_hash_or_number_param/withdrawals`),
   get(`${V2}/blocks/:block_number_param/countdown`, {
     reason: "not served yet",
-    note: "the frontend asks /api?module=block&action=getblockcountdown, which is served",
+    note: "the same figures as /api?module=block&action=getblockcountdown",
   }),
   get(`${V2}/addresses`),
   get(`${V2}/addresses/:address_hash_param`),
@@ -112,10 +111,12 @@ export const UPSTREAM_ROUTES: readonly UpstreamRoute[] = [
   get(`${V2}/addresses/:address_hash_param/nft/collections`),
   get(`${V2}/main-page/blocks`),
   get(`${V2}/main-page/transactions`),
-  get(`${V2}/main-page/transactions/watchlist`, { reason: "user accounts" }),
+  get(`${V2}/main-page/transactions/watchlist`, { note: "401 Unauthorized, as above" }),
   get(`${V2}/main-page/indexing-status`),
   get(`${V2}/stats`),
-  get(`${V2}/stats/hot-smart-contracts`, { reason: "not served yet" }),
+  get(`${V2}/stats/hot-smart-contracts`, {
+    note: "from `hot_contracts` (per minute and UTC day, kept by the hot-contracts stage); Blockscout's scales, sorts and cursor",
+  }),
   get(`${V2}/stats/charts/transactions`),
   get(`${V2}/stats/charts/market`),
   get(`${V2}/stats/charts/secondary-coin-market`, { reason: "no price source" }),
@@ -157,7 +158,7 @@ export const UPSTREAM_ROUTES: readonly UpstreamRoute[] = [
   verifyVia("vyper-standard-input"),
   get(`${V2}/tokens`),
   get(`${V2}/tokens/bridged`, {
-    reason: "chain-specific",
+    reason: "optional feature",
     note: "bridged tokens (an OmniBridge-style config)",
   }),
   get(`${V2}/tokens/:address_hash_param`),
@@ -188,28 +189,39 @@ export const UPSTREAM_ROUTES: readonly UpstreamRoute[] = [
   get(`${V2}/import/smart-contracts/:address_hash_param`, { reason: "operator key" }),
   post(`${V2}/import/smart-contracts/:address_hash_param/audit-reports`, { reason: "operator key" }),
   get("/api/account/*", { reason: "user accounts", note: "the account router (watchlists, tags, API keys)" }),
+  // Beacon deposits (/beacon/deposits, /beacon/deposits/count, /blocks/{b}/, /addresses/{h}/ and
+  // /transactions/{h}/beacon/deposits) are compiled in only for CHAIN_TYPE=ethereum; elsewhere Blockscout's /api/v2
+  // catch-all answers 400 "Unknown API v2 action", and so does Lookout, which does not index deposits: an empty list
+  // would tell an Ethereum-like chain's visitors there were none. The frontend (v2.6.0+) asks for them only with
+  // NEXT_PUBLIC_HAS_BEACON_CHAIN=true and NEXT_PUBLIC_BEACON_CHAIN_WITHDRAWALS_ONLY unset.
   get(`${V2}/optimism|arbitrum|zksync|scroll|shibarium|celo|beacon|blobs|validators/*`, {
     reason: "chain-specific",
-    note: "compiled in only for those chain types",
+    note:
+      "compiled in only for those chain types; elsewhere 400 Unknown API v2 action, as here for /beacon/deposits* " +
+      "(deposits not indexed; frontend: NEXT_PUBLIC_BEACON_CHAIN_WITHDRAWALS_ONLY=true)",
   }),
   get("/api/legacy/logs/get-logs"),
   get("/api/legacy/block/get-block-number-by-time"),
   get("/api/legacy/block/eth-block-number"),
-  get("/api/v1/graphql", { reason: "not served yet", note: "Blockscout's GraphQL API" }),
-  post("/api/v1/graphql", { reason: "not served yet" }),
-  get("/api/v1/search", { reason: "not served yet", note: "the same as /api/v2/search" }),
-  get("/api/v1/gas-price-oracle", { reason: "not served yet" }),
-  get("/api/v1/supply", { reason: "not served yet", note: "see module=stats&action=coinsupply" }),
-  post("/api/v1/eth-rpc", { reason: "not served yet", note: "the same as /api/eth-rpc" }),
-  post("/api/v1/verified_smart_contracts", { reason: "not served yet" }),
-  get("/api/v1?module=…", {
-    reason: "not served yet",
-    note: "the RPC modules under /api/v1 (/api/v1 is the proxy verifier's prefix here); /api serves them",
+  get("/api/v1/graphql", { note: "Blockscout's GraphQL API (docs/graphql.md)" }),
+  post("/api/v1/graphql"),
+  get("/graphiql", { note: "GraphiQL (router.ex), on by default" }),
+  get("/schema.graphql", { note: "the GraphQL schema in SDL, as text (router.ex, SchemaController)" }),
+  get("/api/v1/search", { note: "the same answer as /api/v2/search" }),
+  get("/api/v1/gas-price-oracle"),
+  get("/api/v1/supply", { note: "0 and null: no market source (Blockscout's answer without one)" }),
+  post("/api/v1/eth-rpc", { note: "the same as /api/eth-rpc" }),
+  post("/api/v1/verified_smart_contracts", {
+    note: "one flattened Solidity file through the verification job queue; the answer waits for the job",
   }),
-  get("/api/v1/transactions-csv", { note: "removed from Blockscout in 2025; the frontend v2.0.3 calls it" }),
-  get("/api/v1/token-transfers-csv", { note: "as above" }),
-  get("/api/v1/internal-transactions-csv", { note: "as above" }),
-  get("/api/v1/logs-csv", { note: "as above" }),
+  get("/api/v1", { note: "`?module=…&action=…`: the /api modules and actions at /api/v1 too" }),
+  post("/api/v1", { note: "as above" }),
+  post("/verify_smart_contract/contract_verifications", {
+    reason: "not served yet",
+    note:
+      "the older verification form (router.ex): answers 204 at once and pushes the outcome as rendered HTML on the " +
+      "old web UI's channel; the verification APIs serve its cases",
+  }),
   get("/api/health"),
   get("/api/health/liveness"),
   get("/api/health/readiness"),
@@ -235,8 +247,8 @@ export const UPSTREAM_ACTIONS: Readonly<Record<string, ReadonlyArray<[action: st
     ["listaccounts", "in the order the index first saw the addresses"],
     ["pendingtxlist", 'always "No transactions found": no mempool is indexed'],
     ["token1155tx", "batches flattened (`tokenID`, `tokenValue`)"],
-    ["token404tx", "ERC-404 transfers are indexed but the action is not mapped yet"],
-    ["token7984tx", "ERC-7984 (confidential tokens) is not indexed"],
+    ["token404tx", 'the fungible side carries `value`, the NFT side `tokenID` (the other "")'],
+    ["token7984tx", 'ERC-7984 (confidential tokens) is not indexed: always "No token transfers found"'],
     ["tokenbalance"],
     ["tokenlist", "ERC-20/404 and ERC-721 per token, ERC-1155 per id (`id`)"],
     ["tokennfttx"],
@@ -264,7 +276,7 @@ export const UPSTREAM_ACTIONS: Readonly<Record<string, ReadonlyArray<[action: st
     ["coinsupply", "the same minus the zero address, in ether"],
     ["ethprice", "nulls: no price source"],
     ["ethsupply", "sum of indexed balances (a counter the balances stage keeps)"],
-    ["ethsupplyexchange", "no price source: needs an exchange-rate supply source"],
+    ["ethsupplyexchange", '"0": no market source (Blockscout\'s answer without one)'],
     ["tokensupply", "`cmc=true`: plain text"],
     ["totalfees", "the day's block fees (`daily_counters`)"],
   ],
@@ -274,16 +286,28 @@ export const UPSTREAM_ACTIONS: Readonly<Record<string, ReadonlyArray<[action: st
       '`src/verifier-apis/etherscan/`: "Pending in queue" (status "0", as Etherscan; Blockscout answers status "1") until the indexer has read the proxy',
     ],
     ["checkverifystatus", "`src/verifier-apis/etherscan/`"],
-    ["getabi", "`src/verifier-apis/etherscan/`"],
+    ["getabi", "`src/verifier-apis/etherscan/`; unverified: Blockscout's message with result null"],
     [
       "getcontractcreation",
-      "`src/verifier-apis/etherscan/`: up to 5 addresses (Etherscan's limit; Blockscout takes 10) with Etherscan's four members",
+      "`src/verifier-apis/etherscan/`: the first 10 addresses, Blockscout's members (`timestamp`, `contractFactory`, `creationBytecode` beside Etherscan's four); a malformed address is a status \"0\" error where Blockscout skips it",
     ],
-    ["getsourcecode", "`src/verifier-apis/etherscan/`"],
+    [
+      "getsourcecode",
+      "`src/verifier-apis/etherscan/`, Blockscout's item (`Address`, `FileName`, `AdditionalSources`, `IsProxy`, `ImplementationAddress(es)`, `CompilerSettings`; `[{Address}]` when unverified); Vyper versions as `vyper:x.y.z` for foundry",
+    ],
     ["listcontracts", "`page` x `offset` bounded by 10,000 (Blockscout's offset is unbounded)"],
-    ["verify", "the older synchronous form is not served (verifysourcecode is)"],
-    ["verify_via_sourcify", "not served (Sourcify's own API is served at /sourcify)"],
-    ["verify_vyper_contract", "not served (verifysourcecode takes Vyper)"],
+    [
+      "verify",
+      "`src/verifier-apis/etherscan/publish-actions.ts`: one flattened file (`{name}.sol`) through the job queue; the answer waits for the job (120 s, then its GUID) and is the contract's getsourcecode item",
+    ],
+    [
+      "verify_via_sourcify",
+      "as `verify`, from multipart `files[i]` (metadata and sources); Lookout is its own Sourcify, so files are required where Blockscout would first import from sourcify.dev",
+    ],
+    [
+      "verify_vyper_contract",
+      "as `verify`, one Vyper file (`{name}.vy`), the compiler's default EVM version",
+    ],
     [
       "verifyproxycontract",
       "`src/verifier-apis/etherscan/`: the indexer reads the proxy again at its next block (EIP-1967, EIP-1822, EIP-897)",
@@ -293,7 +317,7 @@ export const UPSTREAM_ACTIONS: Readonly<Record<string, ReadonlyArray<[action: st
   transaction: [
     [
       "getstatus",
-      '`errDescription` is "execution reverted" (the index keeps the status, not the node\'s error text)',
+      '`errDescription` is the top call frame\'s error as the node traced it (e.g. "execution reverted", "out of gas"); "awaiting internal transactions" until the block is traced, as Blockscout',
     ],
     ["gettxinfo", "logs 50 a page, `next_page_params`"],
     ["gettxreceiptstatus"],

@@ -4,6 +4,7 @@ import type { IndexerExtension } from "../../src/indexer/pipeline/extension.js";
 import { blockRewardsExtension } from "../../src/indexer/stages/block-rewards/extension.js";
 import { countersExtension } from "../../src/indexer/stages/counters/extension.js";
 import { internalTransactionsExtension } from "../../src/indexer/stages/internal-transactions/extension.js";
+import { statsExtension } from "../../src/indexer/stages/stats/extension.js";
 import { createTokensExtension } from "../../src/indexer/stages/tokens/extension.js";
 import { withdrawalsExtension } from "../../src/indexer/stages/withdrawals/extension.js";
 
@@ -15,6 +16,7 @@ export function explorerExtensions(): IndexerExtension[] {
     withdrawalsExtension(),
     blockRewardsExtension(),
     countersExtension(),
+    statsExtension(),
   ];
 }
 
@@ -23,6 +25,9 @@ export const EXPLORER_TABLES = [
   "address_counters",
   "chain_counters",
   "daily_counters",
+  "daily_stats",
+  "daily_active_accounts",
+  "stats_accounts",
   "addresses",
   "withdrawals",
   "block_rewards",
@@ -103,6 +108,9 @@ export async function recomputedCounters(
     await db.query("select address a, count(*) as n from withdrawals group by address"),
     "withdrawals_count",
   );
+  // An address that only a recorded coin balance shows has a row of zeros (the top-accounts count orders list it).
+  for (const r of await db.query<{ a: Uint8Array }>("select distinct address as a from coin_balance_changes"))
+    address[hex(r.a)] ??= {};
   const fields = [
     "transactions_count",
     "created_count",

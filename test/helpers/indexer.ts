@@ -8,6 +8,7 @@ import type { IndexerExtension } from "../../src/indexer/pipeline/extension.js";
 import { Indexer, type IndexerOptions } from "../../src/indexer/pipeline/runtime.js";
 import { coreRowsExtension } from "../../src/indexer/stages/core/extension.js";
 import { createLogger } from "../../src/util/logger.js";
+import type { RequestActivity } from "../../src/util/request-activity.js";
 import { rpc } from "./activity.js";
 
 export async function createTestIndexer(
@@ -15,8 +16,13 @@ export async function createTestIndexer(
   url: string,
   o: Partial<IndexerOptions> & {
     extensions?: IndexerExtension[];
+    /** The whole stage list, core included (`indexerStages`), in place of core + `extensions`. */
+    stages?: IndexerExtension[];
     traces?: "auto" | "off";
     chainType?: ChainTypeSetting;
+    onBatch?: (blocks: number, writeMs: number) => void;
+    /** The API's requests in flight, which history gives way to (IndexerDeps.pacing). */
+    pacing?: RequestActivity;
   } = {},
 ): Promise<Indexer> {
   // A loaded 2-core machine can take anvil past 10 s on a traced batch: a generous deadline, not a flaky failure.
@@ -28,7 +34,9 @@ export async function createTestIndexer(
     caps,
     logger: createLogger(process.env.TEST_LOG_LEVEL ?? "silent"),
     // The core rows always, then the stages a test asks for.
-    extensions: [coreRowsExtension(), ...(o.extensions ?? [])],
+    extensions: o.stages ?? [coreRowsExtension(), ...(o.extensions ?? [])],
+    ...(o.onBatch ? { onBatch: o.onBatch } : {}),
+    ...(o.pacing ? { pacing: o.pacing } : {}),
     options: { startBlock: 0, reorgDepth: 128, batchSize: 20, fetchConcurrency: 3, pollIntervalMs: 50, ...o },
   });
   await indexer.init();

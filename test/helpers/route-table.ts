@@ -1,9 +1,8 @@
 import { readFileSync } from "node:fs";
 import type { RouteOptions } from "fastify";
 import { METHODS } from "../../src/rpc-api/eth-rpc/methods.js";
-import { RPC_MODULES } from "../../src/rpc-api/index.js";
+import { findAction, RPC_MODULES } from "../../src/rpc-api/index.js";
 import { packagePath } from "../../src/util/package-root.js";
-import { ETHERSCAN_ACTIONS } from "../../src/verifier-apis/etherscan/plugin.js";
 import {
   UPSTREAM_ACTIONS,
   UPSTREAM_ETH_RPC,
@@ -16,13 +15,23 @@ export const ROUTE_TABLE_FILE = "docs/routes.md";
 
 type Row = { methods: string[]; url: string; file: string };
 
-/** The source file that registered a route: the first frame of the registration's stack inside src/, past the app. */
+const srcFile = (frame: string | undefined) => frame?.match(/\/(src\/[^:)]+):\d+/)?.[1];
+
+/**
+ * The source file that registered a route. The frame that called Fastify's route machinery decides: a file of
+ * src/ (http-app.ts too: it declares the OpenAPI document's routes itself) is the route's file; a package
+ * registering routes of its own (swagger-ui's static files, mercurius' GraphQL routes) is traced back to the first
+ * frame inside src/ past the app, or is the framework's (CORS preflight, swagger-ui) when there is none.
+ */
 function registeringFile(): string {
-  const frame = (new Error().stack ?? "")
-    .split("\n")
-    .find((l) => l.includes("/src/") && !l.includes("/src/app/http-app.") && !l.includes("node_modules"));
-  const m = frame?.match(/\/(src\/[^:)]+):\d+/);
-  return m?.[1] ?? "(framework)";
+  const frames = (new Error().stack ?? "").split("\n").slice(1);
+  const caller = frames.find((l) => !l.includes("/node_modules/fastify/") && !l.includes("/test/helpers/"));
+  const direct = caller && !caller.includes("node_modules") ? srcFile(caller) : undefined;
+  if (direct) return direct;
+  const frame = frames.find(
+    (l) => l.includes("/src/") && !l.includes("/src/app/http-app.") && !l.includes("node_modules"),
+  );
+  return srcFile(frame) ?? "(framework)";
 }
 
 /** Every route the full app serves (every API on), with the file that declares it. */
@@ -43,6 +52,13 @@ export async function collectRoutes(): Promise<Row[]> {
   return [...seen.values()].sort((a, b) => a.url.localeCompare(b.url) || a.file.localeCompare(b.file));
 }
 
+/** Every `/api` module/action and the file that declares it, in the table's order. */
+export function apiActionRows(): { module: string; action: string; file: string }[] {
+  return Object.entries(RPC_MODULES).flatMap(([module, groups]) =>
+    groups.flatMap((g) => Object.keys(g.actions).map((action) => ({ module, action, file: g.file }))),
+  );
+}
+
 export function renderRouteTable(rows: readonly Row[]): string {
   const lines = [
     "# Routes",
@@ -54,6 +70,15 @@ export function renderRouteTable(rows: readonly Row[]): string {
     "| method | path | declared in |",
     "|---|---|---|",
     ...rows.map((r) => `| ${[...new Set(r.methods)].sort().join(", ")} | \`${r.url}\` | \`${r.file}\` |`),
+    "",
+    "## `/api?module=…&action=…`",
+    "",
+    "One route, `/api` (`src/rpc-api/plugin.ts`), dispatches by `module` and `action` through one table,",
+    "`RPC_MODULES` in `src/rpc-api/index.ts`; each action is declared in the file named beside it.",
+    "",
+    "| module | action | declared in |",
+    "|---|---|---|",
+    ...apiActionRows().map((a) => `| ${a.module} | ${a.action} | \`${a.file}\` |`),
     "",
   ];
   return lines.join("\n");
@@ -124,7 +149,7 @@ export function renderCoverage(rows: readonly Row[]): string {
     "|---|---|---|",
     ...routeLines,
     "",
-    "Routes only Lookout serves (the verification front doors, its own health):",
+    "Routes only Lookout serves (the verification front doors, Blockscout's separate services, its own health):",
     "",
     ...rows
       .filter((r) => !matched.has(r))
@@ -132,17 +157,37 @@ export function renderCoverage(rows: readonly Row[]): string {
     "",
     "### `/api?module=…&action=…`",
     "",
+  );
+  const upstreamActions = Object.entries(UPSTREAM_ACTIONS).flatMap(([module, actions]) =>
+    actions.map(([action, note]) => ({
+      module,
+      action,
+      note,
+      served: findAction(module, action) !== undefined,
+    })),
+  );
+  const unserved = upstreamActions.filter((a) => !a.served).map((a) => `${a.module}.${a.action}`);
+  lines.push(
+    `Blockscout's actions: ${upstreamActions.length - unserved.length} of ${upstreamActions.length} served` +
+      `${unserved.length ? ` (not served: ${unserved.join(", ")})` : ""}; each action's parameters and answers are in the OpenAPI document (\`x-actions\` of \`/api\`).`,
+    "",
     "| Module | Action | Lookout |",
     "|---|---|---|",
+    ...upstreamActions.map(
+      (a) =>
+        `| ${a.module} | ${a.action} | ${a.served ? "served" : "not served"}${a.note ? `: ${a.note}` : ""} |`,
+    ),
   );
-  for (const [module, actions] of Object.entries(UPSTREAM_ACTIONS))
-    for (const [action, note] of actions) {
-      const own = Object.hasOwn(RPC_MODULES, module) && Object.hasOwn(RPC_MODULES[module]!, action);
-      const verification = module === "contract" && Object.hasOwn(ETHERSCAN_ACTIONS, action);
-      const status = own || verification ? "served" : "not served";
-      lines.push(`| ${module} | ${action} | ${status}${note ? `: ${note}` : ""} |`);
-    }
-  lines.push("", "### `POST /api/eth-rpc`", "", "| Method | Lookout |", "|---|---|");
+  const methods = UPSTREAM_ETH_RPC.filter((m) => Object.hasOwn(METHODS, m));
+  lines.push(
+    "",
+    "### `POST /api/eth-rpc`",
+    "",
+    `Blockscout's methods: ${methods.length} of ${UPSTREAM_ETH_RPC.length} served.`,
+    "",
+    "| Method | Lookout |",
+    "|---|---|",
+  );
   for (const m of UPSTREAM_ETH_RPC)
     lines.push(`| ${m} | ${Object.hasOwn(METHODS, m) ? "served" : "not served"} |`);
   lines.push("", END);
@@ -163,4 +208,16 @@ export function committedCoverage(): string | null {
   } catch {
     return null;
   }
+}
+
+/** The coverage counts as the README states them ("110 of 134", …), from the same list as the generated table. */
+export function coverageCounts(rows: readonly Row[]) {
+  const actions = Object.entries(UPSTREAM_ACTIONS).flatMap(([module, list]) =>
+    list.map(([action]) => findAction(module, action) !== undefined),
+  );
+  return {
+    routes: `${UPSTREAM_ROUTES.filter((u) => servingRow(rows, u)).length} of ${UPSTREAM_ROUTES.length}`,
+    actions: `${actions.filter(Boolean).length} of ${actions.length}`,
+    methods: `${UPSTREAM_ETH_RPC.filter((m) => Object.hasOwn(METHODS, m)).length} of ${UPSTREAM_ETH_RPC.length}`,
+  };
 }

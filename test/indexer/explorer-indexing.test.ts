@@ -273,7 +273,7 @@ describe("explorer indexing: internal transactions, counters, block and transact
     const url = chain.anvil.url;
     const legacy = await createTestDb();
     try {
-      const without = explorerExtensions().filter((x) => x.name !== "counters");
+      const without = explorerExtensions().filter((x) => x.id !== "counters");
       await indexToHead(await createTestIndexer(legacy.db, url, { extensions: without }), legacy.db, url);
       const [before] = await legacy.db.query<{ n: string }>("select count(*) as n from address_counters");
       expect(Number(before!.n)).toBe(0);

@@ -165,4 +165,32 @@ describe("live updates: indexing status, token events, token-instance metadata",
     expect(m.fetched_metadata).toEqual(instance.metadata);
     expect(m.fetched_metadata).toEqual({ name: `Inline ${(255).toString(16).padStart(64, "0")}` });
   });
+
+  it("keeps a refetched instance's metadata for the page that joins token_instances only after its request", async () => {
+    // The frontend's order (TokenInstanceMetadataFetcher): PATCH refetch-metadata, then join the channel. The
+    // worker (still polling from the test above) refetches before anyone has joined.
+    const patched = await fetch(`${base}/api/v2/tokens/${inline}/instances/255/refetch-metadata`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ recaptcha_response: "x" }),
+    });
+    expect(patched.status).toBe(200);
+    const refetched = async () =>
+      (
+        await db.db.query<{ n: string }>(
+          `select count(*)::text as n from token_instances
+           where token_address = decode($1, 'hex') and token_id = 255 and retry_at is null and fetched_at is not null`,
+          [inline.slice(2)],
+        )
+      )[0]?.n === "1";
+    for (let i = 0; !(await refetched()); i++) {
+      if (i > 400) throw new Error("the worker did not refetch instance 255");
+      await new Promise((ok) => setTimeout(ok, 50));
+    }
+    await live.idle();
+    const s = socket();
+    const late = collect(await join(s, `token_instances:${inline}`), "fetched_token_instance_metadata");
+    const m = await late.next((p) => p.token_id === "255", 5_000);
+    expect(m.fetched_metadata).toEqual((await api(`/tokens/${inline}/instances/255`)).metadata);
+  });
 });

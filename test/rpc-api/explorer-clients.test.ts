@@ -46,6 +46,20 @@ describe.skipIf(!CAST)("explorer clients: cast source and interface, listcontrac
   let unverified: Address;
   let abi: Abi;
   const get = async (url: string) => (await env.apis.inject(url)).json();
+  /** `cast source` of an address against Lookout's /api. */
+  const castSource = (address: Address) =>
+    cast([
+      "source",
+      address,
+      "--explorer-api-url",
+      `${base}/api`,
+      "--explorer-url",
+      base,
+      "--chain",
+      String(env.chain.anvil.chainId),
+      "-e",
+      "any-key",
+    ]);
   const cast = (args: string[], extraEnv: Record<string, string> = {}) =>
     runTool(CAST, args, {
       cwd: home,
@@ -97,22 +111,18 @@ describe.skipIf(!CAST)("explorer clients: cast source and interface, listcontrac
   });
 
   it("cast source prints the verified source from Lookout's /api", async () => {
-    const chainId = String(env.chain.anvil.chainId);
-    const r = await cast([
-      "source",
-      verified,
-      "--explorer-api-url",
-      `${base}/api`,
-      "--explorer-url",
-      base,
-      "--chain",
-      chainId,
-      "-e",
-      "any-key",
-    ]);
+    const r = await castSource(verified);
     expect(r.code, r.out).toBe(0);
     expect(r.out).toContain("contract Counter {");
     expect(r.out).toContain("function bump(uint256 by) external returns (uint256)");
+  });
+
+  it("cast source reads Blockscout's address-only item of an unverified contract as not verified", async () => {
+    const item = await get(`/api?module=contract&action=getsourcecode&address=${unverified}`);
+    expect(item).toEqual({ status: "1", message: "OK", result: [{ Address: unverified }] });
+    const r = await castSource(unverified);
+    expect(r.code, r.out).not.toBe(0);
+    expect(r.out).toContain("Contract source code not verified");
   });
 
   it("cast interface builds the interface from the ABI Lookout serves, and it matches the node's code", async () => {

@@ -1,4 +1,5 @@
 import { ethers } from "ethers";
+import type { InjectOptions } from "fastify";
 import { type Address, erc20Abi, type Hex, parseAbiItem } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rpc } from "../helpers/activity.js";
@@ -288,6 +289,99 @@ describe("Etherscan-compatible RPC modules against the node", () => {
     );
   });
 
+  it("token404tx: the ERC-404's fungible and NFT transfers as the node logged them; token7984tx: none indexed", async () => {
+    const client = w.chain.client;
+    const B = w.acct[1]!;
+    const fungible = parseAbiItem(
+      "event ERC20Transfer(address indexed from, address indexed to, uint256 amount)",
+    );
+    const nft = parseAbiItem(
+      "event ERC721Transfer(address indexed from, address indexed to, uint256 indexed id)",
+    );
+    const logs = await client.getLogs({ address: w.hybrid, events: [fungible, nft], fromBlock: 0n });
+    const expected = logs.map((l) =>
+      l.eventName === "ERC20Transfer"
+        ? { tokenID: "", value: String(l.args.amount) }
+        : { tokenID: String(l.args.id), value: "" },
+    );
+    expect(expected).toHaveLength(4);
+    for (const q of [
+      `address=${B}`,
+      `contractaddress=${w.hybrid}`,
+      `address=${B}&contractaddress=${w.hybrid}`,
+    ]) {
+      const r = await api(`module=account&action=token404tx&${q}&sort=asc`);
+      expect(r.body.status, q).toBe("1");
+      expect(
+        r.body.result.map((x: { tokenID: string; value: string }) => ({
+          tokenID: x.tokenID,
+          value: x.value,
+        })),
+      ).toEqual(expected);
+      for (const x of r.body.result) {
+        expect(x).toMatchObject({ contractAddress: w.hybrid, to: B, tokenDecimal: "18", tokenSymbol: "THY" });
+        expect(x).not.toHaveProperty("tokenValue");
+      }
+    }
+    // Only ERC-404 transfers: the ERC-20 of B is not among them, and tokentx does not list the ERC-404's.
+    const coinOnly = await api(`module=account&action=tokentx&address=${B}&sort=asc`);
+    expect(coinOnly.body.result.every((x: { contractAddress: string }) => x.contractAddress === w.coin)).toBe(
+      true,
+    );
+    expect(await api(`module=account&action=token7984tx&address=${B}`)).toEqual({
+      status: 200,
+      body: { status: "0", message: "No token transfers found", result: [] },
+    });
+  });
+
+  it("Blockscout's /api/v1 aliases: ?module= (GET and POST), eth-rpc, search, gas-price-oracle, supply; the verifier's /api/v1 paths stay", async () => {
+    const inject = async (o: InjectOptions) => {
+      const r = await w.app.inject(o);
+      return { status: r.statusCode, body: r.json() };
+    };
+    for (const q of [
+      "module=block&action=eth_block_number",
+      `module=account&action=balance&address=${w.acct[0]}`,
+      `module=account&action=token404tx&address=${w.acct[1]}`,
+      "module=nope&action=x",
+    ])
+      expect(await inject({ url: `/api/v1?${q}` }), q).toEqual(await api(q));
+    expect(
+      await inject({
+        method: "POST",
+        url: "/api/v1",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        payload: `module=account&action=balance&address=${w.acct[0]}`,
+      }),
+    ).toEqual(await api(`module=account&action=balance&address=${w.acct[0]}`));
+    const call = { jsonrpc: "2.0", id: 7, method: "eth_blockNumber", params: [] };
+    const v1 = await inject({ method: "POST", url: "/api/v1/eth-rpc", payload: call });
+    expect(v1).toEqual(await inject({ method: "POST", url: "/api/eth-rpc", payload: call }));
+    expect(v1.body.result).toBe(`0x${head.toString(16)}`);
+    for (const q of [`q=${w.coin}`, "q=TestCoin", "q=0x12"])
+      expect(await inject({ url: `/api/v1/search?${q}` }), q).toEqual(
+        await inject({ url: `/api/v2/search?${q}` }),
+      );
+    const stats = (await inject({ url: "/api/v2/stats" })).body;
+    const oracle = await inject({ url: "/api/v1/gas-price-oracle" });
+    expect(oracle).toEqual({
+      status: 200,
+      body: {
+        slow: stats.gas_prices.slow.price,
+        average: stats.gas_prices.average.price,
+        fast: stats.gas_prices.fast.price,
+      },
+    });
+    expect(await inject({ url: "/api/v1/supply" })).toEqual({
+      status: 200,
+      body: { total_supply: 0, circulating_supply: null },
+    });
+    // The proxy verifier's own /api/v1 paths answer in its dialect, untouched by the aliases.
+    const chains = await inject({ url: "/api/v1/chains" });
+    expect(chains.status).not.toBe(404);
+    expect(chains.body).not.toHaveProperty("status");
+  });
+
   it("tokenbalance and tokenlist equal balanceOf", async () => {
     const client = w.chain.client;
     for (const a of w.acct) {
@@ -470,9 +564,15 @@ describe("Etherscan-compatible RPC modules against the node", () => {
     expect(
       (await api(`module=transaction&action=gettxreceiptstatus&txhash=${w.revertedTx}`)).body.result,
     ).toEqual({ status: "0" });
+    // Blockscout's errDescription: the top call frame's error as the node's tracer wrote it.
+    const frame = await rpc<{ error?: string }>(w.url, "debug_traceTransaction", [
+      w.revertedTx,
+      { tracer: "callTracer" },
+    ]);
+    expect(frame.error).toBeTruthy();
     expect((await api(`module=transaction&action=getstatus&txhash=${w.revertedTx}`)).body.result).toEqual({
       isError: "1",
-      errDescription: "execution reverted",
+      errDescription: frame.error,
     });
     expect((await api(`module=transaction&action=getstatus&txhash=${t.tx.hash}`)).body.result).toEqual({
       isError: "0",
@@ -519,6 +619,12 @@ describe("Etherscan-compatible RPC modules against the node", () => {
         await rpc<Hex>(w.url, "eth_getBalance", [`0x${Buffer.from(r.address).toString("hex")}`, "latest"]),
       );
     expect((await api("module=stats&action=ethsupply")).body.result).toBe(String(sum));
+    // No market source: Blockscout's total_supply() is 0 without one.
+    expect((await api("module=stats&action=ethsupplyexchange")).body).toEqual({
+      status: "1",
+      message: "OK",
+      result: "0",
+    });
     expect((await api("module=stats&action=ethprice")).body.result).toEqual({
       ethbtc: null,
       ethbtc_timestamp: null,

@@ -6,12 +6,16 @@ import { coinBalanceExtension } from "../../src/indexer/stages/balances/extensio
 import { refreshTokenProperties } from "../../src/token-workers/properties.js";
 import type { VerifierApi } from "../../src/verifier/api.js";
 import type { VerifierChain } from "../../src/verifier/chain-clients.js";
+import type { CompilerRegistry } from "../../src/verifier/compilers/index.js";
+import { createJobRunner, type JobRunner } from "../../src/verifier/jobs/index.js";
+import { verify } from "../../src/verifier/service/index.js";
 import { activityContracts, rpc } from "../helpers/activity.js";
 import { startTestChain, type TestChain } from "../helpers/anvil.js";
 import { createTestDb, type TestDb } from "../helpers/db.js";
 import { explorerExtensions } from "../helpers/explorer-index.js";
 import { createTestIndexer, indexToHead } from "../helpers/indexer.js";
 import { deploy, invoke, send } from "../helpers/tokens.js";
+import { offlineVerifierCompilers } from "../helpers/verify.js";
 
 export type RpcWorld = {
   chain: TestChain;
@@ -22,9 +26,15 @@ export type RpcWorld = {
   coin: Address;
   nft: Address;
   multi: Address;
+  /** An ERC-404 with 3 whole units minted to B (one ERC20Transfer, three ERC721Transfer). */
+  hybrid: Address;
   forwarder: Address;
   forwardTx: Hex;
   revertedTx: Hex;
+  /** With `verification`: the offline compilers and the job runner the verification actions use. */
+  verification: { compilers: CompilerRegistry; jobs: JobRunner } | null;
+  /** Indexes the chain up to its head again (after more transactions). */
+  sync(): Promise<void>;
   stop(): Promise<void>;
 };
 
@@ -42,8 +52,8 @@ async function receipt(url: string, hash: Hex) {
  * An anvil chain with ETH transfers, an ERC-20, an ERC-721, an ERC-1155, a value-forwarding contract (internal
  * transactions) and a reverted call, indexed with the explorer's stages, and the app serving `/api`.
  */
-export async function startRpcWorld(): Promise<RpcWorld> {
-  const chain = await startTestChain();
+export async function startRpcWorld(o: { verification?: boolean; chainId?: number } = {}): Promise<RpcWorld> {
+  const chain = await startTestChain(o.chainId ? { chainId: o.chainId } : {});
   const url = chain.anvil.url;
   const acct = chain.accounts.slice(0, 4).map((a) => a.address.toLowerCase() as Address);
   const [A, B, C, D] = acct as [Address, Address, Address, Address];
@@ -84,6 +94,8 @@ export async function startRpcWorld(): Promise<RpcWorld> {
   ]);
   await receipt(url, revertedTx);
   await eth(C, A, "0.01");
+  const hybrid = await deploy(url, A, "Test404", [""]);
+  await invoke(url, A, hybrid, "Test404", "mintUnits", [B, 3n]);
 
   const db = await createTestDb();
   const indexer = await createTestIndexer(db.db, url, {
@@ -100,8 +112,20 @@ export async function startRpcWorld(): Promise<RpcWorld> {
       { config: c, rpc: createRpc({ url, batchSize: 10, timeoutMs: 10_000, retries: 1 }) },
     ]),
   );
-  // The RPC modules read the index and the node only; the verification parts are never reached here.
-  const verifier = { db: db.db, chains, compilers: {}, jobs: {} } as unknown as VerifierApi;
+  // Without `verification` the RPC modules read the index and the node only; the verification parts are never
+  // reached. With it, a verifier with the offline compilers and a running job queue, as the app is started.
+  const compilers = o.verification ? await offlineVerifierCompilers() : null;
+  const jobs = compilers
+    ? createJobRunner({
+        db: db.db,
+        verify: (req) => verify({ chains, compilers, db: db.db }, req),
+        pollMs: 200,
+      })
+    : null;
+  await jobs?.start();
+  const verifier = (compilers && jobs
+    ? { db: db.db, chains, compilers, jobs }
+    : { db: db.db, chains, compilers: {}, jobs: {} }) as unknown as VerifierApi;
   const app = await buildApp({
     db: db.db,
     config: { bodyLimit: 1e6, healthMaxLagBlocks: 20 },
@@ -118,11 +142,16 @@ export async function startRpcWorld(): Promise<RpcWorld> {
     coin,
     nft,
     multi,
+    hybrid,
     forwarder,
     forwardTx,
     revertedTx,
+    verification: compilers && jobs ? { compilers, jobs } : null,
+    sync: () => indexToHead(indexer, db.db, url),
     async stop() {
       await app.close();
+      await jobs?.stop();
+      await compilers?.close();
       await db.drop();
       await chain.stop();
     },

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, buildApp } from "../../src/app/http-app.js";
 import { createRpc } from "../../src/chain/rpc.js";
 import type { ChainConfig } from "../../src/config/chains.js";
+import { RPC_MODULES } from "../../src/rpc-api/index.js";
 import type { VerifierApi } from "../../src/verifier/api.js";
 import { createTestDb, type TestDb } from "../helpers/db.js";
 
@@ -62,7 +63,13 @@ describe("the verification APIs in the OpenAPI document", () => {
     const operations = Object.entries(doc.paths)
       // The frontend's CSV exports also live under /api/v1 (`/api/v1/*-csv`): explorer routes, checked with the
       // explorer's document test.
-      .filter(([path]) => OURS.some((re) => re.test(path)) && !/^\/api\/v1\/[a-z-]+-csv$/.test(path))
+      // Blockscout's older /api/v1 aliases (search, eth-rpc, gas price oracle, supply) are not verification APIs.
+      .filter(
+        ([path]) =>
+          OURS.some((re) => re.test(path)) &&
+          !/^\/api\/v1\/[a-z-]+-csv$/.test(path) &&
+          !/^\/api\/v1\/(search|eth-rpc|gas-price-oracle|supply)$/.test(path),
+      )
       .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
     // Every front door is there: 8 /api/v1, 4 searches, 2 version lists, 5 verify routes, the form's 2,
     // Sourcify's 4, Etherscan's GET and POST.
@@ -78,5 +85,83 @@ describe("the verification APIs in the OpenAPI document", () => {
         problems.push(`${method.toUpperCase()} ${path}: no 4xx`);
     }
     expect(problems).toEqual([]);
+  });
+
+  it("describes /api's modules and actions (from the dispatcher's table), its 400 and 503", () => {
+    type Param = {
+      name: string;
+      in: string;
+      schema?: { anyOf?: Array<{ const?: string; enum?: string[] }> };
+    };
+    const doc = app.swagger() as {
+      paths: Record<string, Record<string, { parameters?: Param[]; responses?: Record<string, unknown> }>>;
+    };
+    for (const method of ["get", "post"]) {
+      const op = doc.paths["/api"]![method]!;
+      const values = (name: string) =>
+        (op.parameters ?? [])
+          .filter((x) => x.name === name && x.in === "query")
+          .flatMap((x) => (x.schema?.anyOf ?? []).flatMap((v) => v.const ?? v.enum ?? []));
+      expect(values("module")).toEqual([
+        "account",
+        "block",
+        "contract",
+        "logs",
+        "stats",
+        "token",
+        "transaction",
+      ]);
+      for (const action of [
+        "txlist",
+        "getsourcecode",
+        "verify",
+        "verify_via_sourcify",
+        "verify_vyper_contract",
+      ])
+        expect(values("action")).toContain(action);
+      expect(Object.keys(op.responses ?? {})).toEqual(expect.arrayContaining(["200", "400", "503"]));
+    }
+  });
+
+  it("lists each /api action's own parameters (x-actions), and their union as query parameters", () => {
+    type Param = {
+      name: string;
+      in: string;
+      required?: boolean;
+      schema?: { type?: string; enum?: string[] };
+    };
+    type Action = { parameters: Param[]; "x-required-one-of"?: string[][] };
+    const doc = app.swagger() as {
+      paths: Record<string, Record<string, { parameters?: Param[]; "x-actions"?: Record<string, Action> }>>;
+    };
+    const op = doc.paths["/api"]!.get!;
+    const actions = op["x-actions"] ?? {};
+    // Every served action has an entry (the dispatcher's table is the source).
+    expect(Object.keys(actions).sort()).toEqual(
+      Object.entries(RPC_MODULES)
+        .flatMap(([m, groups]) => groups.flatMap((g) => Object.keys(g.actions).map((a) => `${m}.${a}`)))
+        .sort(),
+    );
+    const required = (key: string) =>
+      (actions[key]?.parameters ?? []).filter((x) => x.required).map((x) => x.name);
+    expect(required("account.txlist")).toEqual(["address"]);
+    expect(required("block.getblocknobytime")).toEqual(["timestamp", "closest"]);
+    expect(required("contract.verifysourcecode")).toEqual(
+      expect.arrayContaining(["contractaddress", "sourceCode", "contractname", "compilerversion"]),
+    );
+    expect(required("stats.ethsupply")).toEqual([]);
+    expect(actions["logs.getlogs"]?.["x-required-one-of"]).toEqual([
+      ["address", "topic0", "topic1", "topic2", "topic3"],
+    ]);
+    expect(actions["account.txlist"]?.parameters.find((x) => x.name === "sort")?.schema?.enum).toEqual([
+      "asc",
+      "desc",
+    ]);
+    // Swagger UI's form: each action parameter once, optional, saying which actions read it.
+    const query = (op.parameters ?? []).filter((x) => x.in === "query");
+    const txhash = query.filter((x) => x.name === "txhash");
+    expect(txhash).toHaveLength(1);
+    expect(txhash[0]!.required).toBeFalsy();
+    expect(JSON.stringify(txhash[0])).toContain("transaction.gettxinfo (required)");
   });
 });

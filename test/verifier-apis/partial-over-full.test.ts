@@ -146,9 +146,9 @@ describe("partial sources for a fully verified contract, in every dialect", () =
     await keptFull();
   });
 
-  it("the verified SmartContract's compiler_settings are the settings as submitted (forge's, through /api)", async () => {
-    // forge's settings as it sends them (its output selection is the client's business, left out as Blockscout's
-    // verifier replaces it).
+  it("the verified SmartContract's compiler_settings are the settings as submitted with the verifier's output selection", async () => {
+    // forge's settings as it sends them; its output selection is replaced by the one Blockscout's verifier compiles
+    // with (foundry's complete selection), which Blockscout shows.
     const settings = {
       remappings: ["forge-std/=lib/forge-std/src/"],
       optimizer: { enabled: true, runs: 1000 },
@@ -166,7 +166,10 @@ describe("partial sources for a fully verified contract, in every dialect", () =
     const { status } = await verifySourceCode(other, JSON.stringify(input), "src/Other.sol:Other");
     expect(status.result).toBe("Pass - Verified");
     const sc = (await env.apis.inject({ url: `/api/v2/smart-contracts/${other}` })).json();
-    expect(sc.compiler_settings).toEqual(settings);
+    expect(sc.compiler_settings).toEqual({
+      ...settings,
+      outputSelection: { "*": { "": ["*"], "*": ["*"] } },
+    });
     expect(sc).toMatchObject({ evm_version: "paris", optimization_enabled: true, optimization_runs: 1000 });
   });
 });

@@ -1,8 +1,13 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { encodeFunctionData, type Hex, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromBytea, toBytea } from "../../src/db/bytes.js";
 import { createProxiesExtension } from "../../src/indexer/stages/proxies/extension.js";
+import { packagePath } from "../../src/util/package-root.js";
 import { rpc } from "../helpers/activity.js";
+import { runTool } from "../helpers/run-tool.js";
 import { type ApisEnv, startApisEnv } from "../helpers/verification-apis.js";
 import { build, deployData, standardJsonText, versionFor } from "../helpers/verify-contracts.js";
 
@@ -29,6 +34,7 @@ contract QuietProxy {
 }
 `;
 const SOURCES = { "QuietProxy.sol": SOURCE };
+const CAST = packagePath("node_modules/@foundry-rs/cast-linux-amd64/bin/cast");
 const SETTINGS = { optimizer: { enabled: true, runs: 200 } };
 
 /**
@@ -69,12 +75,18 @@ describe("verifyproxycontract / checkproxyverification", () => {
     return r ? { implementation: fromBytea(r.implementation), block: Number(r.block_number) } : null;
   };
   const mine = () => rpc(env.chain.anvil.url, "evm_mine");
-  /** getsourcecode's proxy members: Etherscan's only (foundry takes Blockscout's as aliases of them). */
+  /** getsourcecode's proxy members: Blockscout's only (foundry takes IsProxy as an alias of Etherscan's Proxy). */
   const sourceProxy = async (address: string) => {
     const item = (
       await env.apis.inject({ url: `/api?module=contract&action=getsourcecode&address=${address}` })
     ).json().result[0];
-    return { Proxy: item.Proxy, Implementation: item.Implementation, IsProxy: item.IsProxy };
+    return {
+      IsProxy: item.IsProxy,
+      ImplementationAddress: item.ImplementationAddress,
+      ImplementationAddresses: item.ImplementationAddresses,
+      Proxy: item.Proxy,
+      Implementation: item.Implementation,
+    };
   };
 
   beforeAll(async () => {
@@ -112,17 +124,46 @@ describe("verifyproxycontract / checkproxyverification", () => {
     await env?.stop();
   });
 
+  it.skipIf(!CAST)(
+    "cast source parses the proxy's item (IsProxy and ImplementationAddress, no Proxy)",
+    async () => {
+      await env.apis.listen({ port: 0, host: "127.0.0.1" });
+      const base = `http://127.0.0.1:${(env.apis.server.address() as { port: number }).port}`;
+      const home = mkdtempSync(join(tmpdir(), "lookout-cast-home-"));
+      try {
+        const args = ["source", proxy, "--explorer-api-url", `${base}/api`, "--explorer-url", base];
+        const r = await runTool(
+          CAST!,
+          [...args, "--chain", String(env.chain.anvil.chainId), "-e", "any-key"],
+          {
+            cwd: home,
+            env: { HOME: home, NO_COLOR: "1", FOUNDRY_DISABLE_NIGHTLY_WARNING: "1" },
+            timeoutMs: 60_000,
+          },
+        );
+        expect(r.code, r.out).toBe(0);
+        expect(r.out).toContain("contract QuietProxy");
+      } finally {
+        rmSync(home, { recursive: true, force: true });
+      }
+    },
+  );
+
   it("reads the proxy again at the indexer's next block and keeps what it found", async () => {
     expect((await indexed())?.implementation).toBe(box1.toLowerCase());
     expect(await sourceProxy(proxy)).toEqual({
-      Proxy: "1",
-      Implementation: box1.toLowerCase(),
-      IsProxy: undefined,
+      IsProxy: "true",
+      ImplementationAddress: box1.toLowerCase(),
+      ImplementationAddresses: [box1.toLowerCase()],
+      Proxy: undefined,
+      Implementation: undefined,
     });
     expect(await sourceProxy(box1)).toEqual({
-      Proxy: "0",
-      Implementation: "",
-      IsProxy: undefined,
+      IsProxy: "false",
+      ImplementationAddress: undefined,
+      ImplementationAddresses: undefined,
+      Proxy: undefined,
+      Implementation: undefined,
     });
     const submitted = await submit(proxy, box2);
     expect(submitted).toMatchObject({ status: "1", message: "OK" });
@@ -140,7 +181,7 @@ describe("verifyproxycontract / checkproxyverification", () => {
       result: `The proxy's (${proxy.toLowerCase()}) implementation contract is found at ${box2.toLowerCase()} and is successfully updated.`,
     });
     expect(await indexed()).toEqual({ implementation: box2.toLowerCase(), block: head });
-    expect((await sourceProxy(proxy)).Implementation).toBe(box2.toLowerCase());
+    expect((await sourceProxy(proxy)).ImplementationAddresses).toEqual([box2.toLowerCase()]);
 
     // A reorganisation replacing that block takes the row back (the answer given stays).
     await rpc(env.chain.anvil.url, "evm_revert", [snap]);

@@ -7,18 +7,22 @@ import { type ApisEnv, startApisEnv } from "../helpers/verification-apis.js";
 // No Vyper compiler can be installed here: the recorded-output stand-in answers exactly the recorded inputs.
 const cases = vyperCases();
 const fixture = cases.find((c) => c.name === "vyper/constructor_args_immutables.json")!;
+// One unnamed source (`simple.vy`), the compiler's default EVM version: what Blockscout's verify_vyper_contract sends.
+const single = cases.find((c) => c.name === "vyper-compiler-outputs/simple.json")!;
 const stand = new RecordedVyperCompiler(cases.map((c) => c.recording));
 
 describeWithSharedFixtures("Vyper through the Etherscan (vyper-json) and Sourcify APIs", () => {
   let env: ApisEnv;
   let viaEtherscan: Hex;
   let viaSourcify: Hex;
+  let viaPublish: Hex;
 
   beforeAll(async () => {
     env = await startApisEnv({ compilers: (registry) => withRecordedVyper(registry, stand) });
     // Both deployed and indexed before either is verified (a copy of verified code would be verified on sight).
     viaEtherscan = await env.deploy(fixture.creationInput as Hex);
     viaSourcify = await env.deploy(fixture.creationInput as Hex);
+    viaPublish = await env.deploy(single.creationInput as Hex);
     await env.sync();
   });
   afterAll(async () => {
@@ -28,6 +32,40 @@ describeWithSharedFixtures("Vyper through the Etherscan (vyper-json) and Sourcif
   it("fixture has what the test needs", () => {
     expect(fixture.standardJson).not.toBeNull();
     expect(fixture.creationInput).not.toBeNull();
+    expect(single.multiPart?.sourceFiles["simple.vy"]).toBeTypeOf("string");
+  });
+
+  it("verify_vyper_contract (Blockscout's form fields): verified before the answer", async () => {
+    // URL-encoded (a multipart text field would have its lone line feeds made CRLF by the client, another source).
+    const form = {
+      method: "POST" as const,
+      url: "/api?module=contract&action=verify_vyper_contract",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      payload: new URLSearchParams({
+        addressHash: viaPublish,
+        name: single.contractName,
+        compilerVersion: single.version,
+        contractSourceCode: single.multiPart!.sourceFiles["simple.vy"]!,
+      }).toString(),
+    };
+    const r = await env.apis.inject(form);
+    const body = r.json();
+    expect(body, JSON.stringify(body)).toMatchObject({ status: "1", message: "OK" });
+    const version = single.version.replace(/^v/, "").replace(/\+commit.*$/, "");
+    expect(body.result).toMatchObject({
+      Address: viaPublish.toLowerCase(),
+      ContractName: single.contractName,
+      CompilerVersion: `vyper:${version}`,
+      FileName: "simple.vy",
+      // Vyper 0.3.x is compiled with one selection for every file, which Blockscout shows.
+      CompilerSettings: {
+        outputSelection: { "*": ["abi", "evm.bytecode", "evm.deployedBytecode", "evm.methodIdentifiers"] },
+      },
+    });
+    const again = await env.apis.inject(form);
+    // A Vyper runtime match is partial at best, so a second submission is not refused as "already verified"; it
+    // verifies again (Blockscout refuses any stored contract; Lookout lets a submission improve a partial match).
+    expect(again.json().status).toBe("1");
   });
 
   it("verifysourcecode with codeformat=vyper-json and compilerversion vyper:x.y.z (forge's fields)", async () => {
@@ -66,7 +104,9 @@ describeWithSharedFixtures("Vyper through the Etherscan (vyper-json) and Sourcif
       ContractName: fixture.contractName,
       CompilerVersion: `vyper:${version}`,
     });
-    expect(src.json().result[0].SourceCode.startsWith("{{")).toBe(true);
+    // Blockscout's shape: the main file as SourceCode (Vyper JSON included), named by FileName.
+    expect(src.json().result[0].FileName).toBe(fixture.fileName);
+    expect(src.json().result[0].SourceCode).toBe(fixture.multiPart?.sourceFiles[fixture.fileName]);
   });
 
   it("Sourcify v2 with a bare Vyper version (forge sends x.y.z without commit)", async () => {

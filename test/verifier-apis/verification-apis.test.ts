@@ -1,5 +1,6 @@
 import { encodeAbiParameters, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rpc } from "../helpers/activity.js";
 import { type ApisEnv, startApisEnv } from "../helpers/verification-apis.js";
 import { build, deployData, standardJsonText, versionFor } from "../helpers/verify-contracts.js";
 
@@ -133,10 +134,12 @@ describe("Etherscan-compatible /api and Sourcify-compatible /sourcify", () => {
   it("verifies standard JSON from a form body through a job, then serves ABI, source and creation", async () => {
     const vault = await deployVault("first", 7n);
     const notYet = (await get(`/api?module=contract&action=getabi&address=${vault}`)).json();
-    expect(notYet).toEqual({ status: "0", message: "NOTOK", result: "Contract source code not verified" });
+    // Blockscout's answer (its RPCView error.json), not Etherscan's NOTOK with the text as the result.
+    expect(notYet).toEqual({ status: "0", message: "Contract source code not verified", result: null });
     const unverified = (await get(`/api?module=contract&action=getsourcecode&address=${vault}`)).json();
     expect(unverified.status).toBe("1");
-    expect(unverified.result[0]).toMatchObject({ SourceCode: "", ABI: "Contract source code not verified" });
+    // Blockscout's item for a contract without sources: the address alone.
+    expect(unverified.result).toEqual([{ Address: vault.toLowerCase() }]);
 
     const submit = (await form(stdJsonFields(vault))).json();
     expect(submit).toMatchObject({ status: "1", message: "OK" });
@@ -149,18 +152,26 @@ describe("Etherscan-compatible /api and Sourcify-compatible /sourcify", () => {
 
     const src = (await get(`/api/?module=contract&action=getsourcecode&address=${vault}`)).json();
     const item = src.result[0];
+    // Blockscout's shape: the main file as SourceCode, the others beside it, the settings as compiled.
     expect(item).toMatchObject({
+      Address: vault.toLowerCase(),
       ContractName: "Vault",
       CompilerVersion: version,
-      OptimizationUsed: "1",
-      Runs: "200",
-      LicenseType: "MIT",
-      MatchType: "full",
+      OptimizationUsed: "true",
+      OptimizationRuns: 200,
+      FileName: "src/Vault.sol",
+      IsProxy: "false",
+      ExternalLibraries: [{ name: "MathLib", address_hash: lib.toLowerCase() }],
     });
-    expect(item.SourceCode.startsWith("{{")).toBe(true);
-    expect(JSON.parse(item.SourceCode.slice(1, -1)).sources["src/Vault.sol"]).toBeDefined();
+    expect(item).not.toHaveProperty("Proxy");
+    expect(item).not.toHaveProperty("ImplementationAddress");
+    expect(item.SourceCode).toContain("contract Vault");
+    expect(item.AdditionalSources.map((f: { Filename: string }) => f.Filename)).not.toContain(
+      "src/Vault.sol",
+    );
+    expect(item.AdditionalSources.length).toBeGreaterThan(0);
+    expect(item.CompilerSettings).toMatchObject({ optimizer: { enabled: true, runs: 200 } });
     expect(item.ConstructorArguments).toBe(stdJsonFields(vault).constructorArguements);
-    expect(item.Library).toBe(`MathLib:${lib.slice(2).toLowerCase()}`);
 
     const creation = (
       await get(`/api?module=contract&action=getcontractcreation&contractaddresses=${vault},${lib}`)
@@ -171,7 +182,28 @@ describe("Etherscan-compatible /api and Sourcify-compatible /sourcify", () => {
       contractAddress: vault.toLowerCase(),
       contractCreator: env.chain.accounts[0]!.address.toLowerCase(),
       txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      timestamp: expect.stringMatching(/^[1-9][0-9]*$/),
+      contractFactory: "",
     });
+    // The creation code is the deploying transaction's input, as the node holds it.
+    const deployTx = await rpc<{ input: string; blockNumber: Hex }>(
+      env.chain.anvil.url,
+      "eth_getTransactionByHash",
+      [creation.result[0].txHash],
+    );
+    expect(creation.result[0].creationBytecode).toBe(deployTx.input);
+    expect(creation.result[0].blockNumber).toBe(String(Number(deployTx.blockNumber)));
+    // More than 10 addresses: the first 10 are answered, as Blockscout does (the 11th, lib, is not looked at).
+    const filler = Array.from({ length: 9 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, "0")}`);
+    const many = (
+      await get(
+        `/api?module=contract&action=getcontractcreation&contractaddresses=${[vault, ...filler, lib].join(",")}`,
+      )
+    ).json();
+    expect(many.status).toBe("1");
+    expect(many.result.map((c: { contractAddress: string }) => c.contractAddress)).toEqual([
+      vault.toLowerCase(),
+    ]);
 
     // A full match exists: the submission is refused with the text forge and hardhat read as "already verified".
     const dup = (await form(stdJsonFields(vault))).json();
@@ -195,6 +227,38 @@ describe("Etherscan-compatible /api and Sourcify-compatible /sourcify", () => {
     const status = await poll(submit.result);
     expect(status.status).toBe("0");
     expect(status.result).toMatch(/^Fail - Unable to verify\. /);
+  });
+
+  it("a failed 4 MB submission (forge's form post) leaves a job row of kilobytes; its status still answers", async () => {
+    const vault = await deployVault("large", 11n);
+    // A real standard JSON input with a 4 MiB comment in one source, naming a contract that is not in it.
+    const comment = `// ${"x".repeat(4 * 1024 * 1024)}\n`;
+    const sources = { ...SOURCES, "src/Vault.sol": comment + SOURCES["src/Vault.sol"] };
+    const fields = stdJsonFields(vault, { contractname: "src/Vault.sol:NotVault" }, sources);
+    const payload = new URLSearchParams(fields).toString();
+    expect(payload.length).toBeGreaterThan(4 * 1024 * 1024);
+    const submit = (
+      await env.apis.inject({
+        method: "POST",
+        url: "/api",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        payload,
+      })
+    ).json();
+    expect(submit).toMatchObject({ status: "1", message: "OK" });
+    const guid = submit.result as string;
+    const status = await poll(guid);
+    expect(status).toMatchObject({ status: "0", result: expect.stringMatching(/^Fail - /) });
+    const [row] = await env.db.db.query<{ state: string; row_bytes: number; request_bytes: number | null }>(
+      `select state, pg_column_size(j.*) as row_bytes, octet_length(request::text) as request_bytes
+       from verification_jobs j where id = $1`,
+      [guid],
+    );
+    console.log(`finished 4 MB verification job: ${JSON.stringify(row)} (submitted ${payload.length} bytes)`);
+    expect(row).toMatchObject({ state: "done", request_bytes: null });
+    expect(Number(row!.row_bytes)).toBeLessThan(16 * 1024);
+    // Asked again later, the answer is the same failure (read from the outcome the row kept).
+    expect(await poll(guid)).toEqual(status);
   });
 
   it("Sourcify v2: 202 job, job status, contract lookup, 409 only for exact+exact", async () => {

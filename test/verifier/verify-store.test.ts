@@ -1,5 +1,6 @@
 import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { counters, lineChart } from "../../src/explorer/stats-service/service.js";
 import { automaticVerificationExtension } from "../../src/indexer/stages/auto-verify/extension.js";
 import {
   createVerifiedContractLookup,
@@ -204,5 +205,45 @@ describe("verified-contract store: no downgrade, automatic verification, search 
     await env.db.db.transaction((tx) => automaticVerificationExtension().revert(tx, rec!.blockNumber! - 1));
     expect(await getVerifiedContract(env.db.db, chainId, second)).toBeNull();
     expect(await getVerifiedContract(env.db.db, chainId, first)).not.toBeNull();
+  });
+
+  it("keeps the verified contracts per day with the rows, however they were written (the stats service's charts)", async () => {
+    const db = env.db.db;
+    const kept = () =>
+      db.query(
+        "select chain_id::text, day::text, contracts::text from verified_contracts_daily order by 1, 2",
+      );
+    const recount = () =>
+      db.query(
+        `select chain_id::text, (verified_at at time zone 'UTC')::date::text as day, count(*)::text as contracts
+         from verified_contracts group by 1, 2 order by 1, 2`,
+      );
+    // Verifications by request, by the indexer (and one taken back by a reorganisation), a direct save.
+    expect(await kept()).toEqual(await recount());
+    expect((await kept()).length).toBeGreaterThan(0);
+    // A re-verification dated two days earlier moves its row to that day, before the chain's first block.
+    await db.query(
+      "update verified_contracts set verified_at = verified_at - interval '2 days' where chain_id = $1 and address = $2",
+      [chainId, Buffer.from(first.slice(2), "hex")],
+    );
+    expect(await kept()).toEqual(await recount());
+    const [total] = await db.query<{ n: string }>(
+      "select count(*)::text as n from verified_contracts where chain_id = $1",
+      [chainId],
+    );
+    const deps = { db, coinSymbol: "ETH" };
+    const perDay = await lineChart(deps, "newVerifiedContracts", { resolution: "DAY" });
+    expect(perDay!.chart.reduce((s, p) => s + Number(p.value), 0)).toBe(Number(total!.n));
+    expect(perDay!.chart[0]!.value).toBe("1");
+    const growth = await lineChart(deps, "verifiedContractsGrowth", { resolution: "MONTH" });
+    expect(growth!.chart.at(-1)!.value).toBe(total!.n);
+    const byId = new Map((await counters(deps)).counters.map((c) => [c.id, c.value]));
+    expect(byId.get("totalVerifiedContracts")).toBe(total!.n);
+    const [today] = await db.query<{ n: string }>(
+      `select count(*)::text as n from verified_contracts
+       where chain_id = $1 and (verified_at at time zone 'UTC')::date = $2::date`,
+      [chainId, new Date().toISOString().slice(0, 10)],
+    );
+    expect(byId.get("lastNewVerifiedContracts")).toBe(today!.n);
   });
 });

@@ -8,6 +8,7 @@ import {
   saveChainPeriodically,
 } from "../../chain/anvil-state.js";
 import { createRpc, type Rpc } from "../../chain/rpc.js";
+import { indexOrigin } from "../../chain-store/checkpoint.js";
 import type { Config } from "../../config/config.js";
 import type { Db } from "../../db/db.js";
 import { LookoutError } from "../../errors/base.js";
@@ -125,13 +126,11 @@ export async function startChain(
 }
 
 async function refuseToReplace(db: Db): Promise<void> {
-  const [s] = await db.query<{ chain_id: number; last_block: number | null; local_chain: boolean }>(
-    "select chain_id, last_block, local_chain from indexer_state where id = 1",
-  );
-  if (!s || s.local_chain) return;
+  const s = await indexOrigin(db);
+  if (!s || s.localChain) return;
   throw new LookoutError({
     code: "would_wipe_index",
-    shortMessage: `This database holds the index of chain ${s.chain_id} (up to block ${s.last_block ?? "-"}), which is not a local chain started by \`lookout start\`. Without RPC_URL, \`start\` would launch a local chain and replace that index. Set RPC_URL to that chain's node, use another DATABASE_URL/DATA_DIR, or pass --reset to wipe it.`,
+    shortMessage: `This database holds the index of chain ${s.chainId} (up to block ${s.lastBlock ?? "-"}), which is not a local chain started by \`lookout start\`. Without RPC_URL, \`start\` would launch a local chain and replace that index. Set RPC_URL to that chain's node, use another DATABASE_URL/DATA_DIR, or pass --reset to wipe it.`,
   });
 }
 

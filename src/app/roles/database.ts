@@ -22,7 +22,16 @@ export type Databases = {
  */
 export async function openDatabases(
   config: Config,
-  o: { migrate: boolean; logger: Logger },
+  o: {
+    migrate: boolean;
+    logger: Logger;
+    /**
+     * The role serves the API: its reads get a pool of their own on PostgreSQL, with API_STATEMENT_TIMEOUT_MS
+     * (no page of the API legitimately runs that long; a statement that does answers 503, and the indexer's and
+     * jobs' statements on DATABASE_URL are not cut).
+     */
+    apiReads?: boolean;
+  },
 ): Promise<Databases> {
   if (!config.databaseUrl) {
     const dir = join(config.dataDir, "pglite");
@@ -49,11 +58,14 @@ export async function openDatabases(
         });
     }
     const writability = await checkWritable(db);
-    if (config.readDatabaseUrl && config.readDatabaseUrl !== config.databaseUrl) {
-      readDb = await openDb({ ...config, databaseUrl: config.readDatabaseUrl }).catch((cause) => {
+    const readUrl = config.readDatabaseUrl ?? config.databaseUrl;
+    const apiTimeout = o.apiReads && config.databaseUrl ? config.apiStatementTimeoutMs : 0;
+    if (readUrl && (readUrl !== config.databaseUrl || apiTimeout > 0)) {
+      const timeout = apiTimeout > 0 ? { dbStatementTimeoutMs: apiTimeout } : {};
+      readDb = await openDb({ ...config, databaseUrl: readUrl, ...timeout }).catch((cause) => {
         throw new DatabaseError({
           code: "database_unavailable",
-          shortMessage: `Cannot connect to the read database at READ_DATABASE_URL (${redact(config.readDatabaseUrl!)}).`,
+          shortMessage: `Cannot connect to the read database at ${config.readDatabaseUrl ? "READ_DATABASE_URL" : "DATABASE_URL"} (${redact(readUrl)}).`,
           cause,
         });
       });

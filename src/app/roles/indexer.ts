@@ -1,18 +1,25 @@
 import type { Anvil } from "../../chain/anvil.js";
 import { detectCapabilities, type NodeCapabilities } from "../../chain/capabilities.js";
 import { type Rpc, sleep, withRetry } from "../../chain/rpc.js";
+import { markLocalChain } from "../../chain-store/checkpoint.js";
 import type { Config } from "../../config/config.js";
 import type { Db } from "../../db/db.js";
 import { isTransientDbError } from "../../db/failures.js";
 import { LookoutError } from "../../errors/base.js";
 import type { EventBus } from "../../events/bus.js";
 import { FatalIndexerError } from "../../indexer/pipeline/errors.js";
-import { advisoryLockLease, type IndexerLease, singleProcessLease } from "../../indexer/pipeline/lease.js";
+import {
+  advisoryLockLease,
+  type IndexerLease,
+  type LockSession,
+  singleProcessLease,
+} from "../../indexer/pipeline/lease.js";
 import { reportProgress } from "../../indexer/pipeline/progress.js";
 import { Indexer } from "../../indexer/pipeline/runtime.js";
 import { indexerStages } from "../../indexer/stages/index.js";
 import type { Metrics } from "../../metrics/registry.js";
 import type { Logger } from "../../util/logger.js";
+import type { RequestActivity } from "../../util/request-activity.js";
 import { INDEXER_STOP_WAIT_MS, within } from "../../util/shutdown.js";
 
 export type IndexerPart = {
@@ -51,6 +58,12 @@ type IndexerRoleDeps = {
   metrics: Metrics;
   /** Where committed batches are told (the sockets and the token workers listen). */
   bus: EventBus;
+  /** The indexing lease's lock, for a further chain of a multichain deployment (default: the first chain's). */
+  leaseKey?: readonly [number, number];
+  /** The API's requests in flight in this process (`start`): history catching up gives way to them. */
+  pacing?: RequestActivity;
+  /** The lock connection the chains of a deployment share (default: the lease's own). */
+  lockSession?: LockSession;
 };
 
 /** The node answers and tells what it can (traces); a failure here stops the role. */
@@ -80,13 +93,17 @@ function createIndexer(o: IndexerRoleDeps, caps: NodeCapabilities, log: Logger):
       head: () => indexer.progress.head,
     }),
     onBatch: (n, ms) => o.metrics.batchWritten(n, ms),
+    ...(o.pacing ? { pacing: o.pacing } : {}),
     options: {
       startBlock: config.startBlock,
       // A local chain restarted from its last save may be behind the index by what a `kill -9` lost: the indexer
       // rewinds to the saved head however far that is, as for a reorganisation, and keeps the rest.
       reorgDepth: o.anvil ? Number.MAX_SAFE_INTEGER : config.reorgDepth,
       batchSize: config.batchSize,
+      batchTransactions: config.batchTransactions,
       fetchConcurrency: config.fetchConcurrency,
+      // The local anvil's blocks arrive one by one as they are mined: nothing to put off there.
+      headFirstBlocks: o.anvil ? 0 : config.headFirstBlocks,
       pollIntervalMs: config.pollIntervalMs,
       // A new local chain (no saved state, `--reset`, or a damaged save) replaces the old local index (chain.ts).
       resetOnNewChain: o.anvil !== null || o.reset,
@@ -106,7 +123,7 @@ export async function startIndexer(o: IndexerRoleDeps): Promise<IndexerPart> {
   const caps = await firstContact(rpc, config);
   const lease =
     db.kind === "postgres" && config.databaseUrl
-      ? advisoryLockLease(config.databaseUrl, config.leasePollMs)
+      ? advisoryLockLease(config.databaseUrl, config.leasePollMs, o.leaseKey, o.lockSession)
       : singleProcessLease();
   const log = logger.child({ part: "indexer" });
   const indexer = createIndexer(o, caps, log);
@@ -119,7 +136,7 @@ export async function startIndexer(o: IndexerRoleDeps): Promise<IndexerPart> {
       if (cause instanceof LookoutError || isTransientDbError(cause)) throw cause;
       throw unreachable(rpc, cause);
     });
-    if (o.anvil) await db.query("update indexer_state set local_chain = true where id = 1");
+    if (o.anvil) await markLocalChain(db);
   };
   const held = await lease.tryAcquire().catch((cause) => {
     throw new LookoutError({

@@ -1,3 +1,4 @@
+-- scope: shared
 -- The verified-contract store ("bytecode database"): one row per verified (chain, address).
 -- Rows verified by a user are never overwritten by automatic ones, and a full match is never downgraded.
 create table verified_contracts (

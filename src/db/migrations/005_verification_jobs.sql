@@ -1,3 +1,4 @@
+-- scope: shared
 -- Asynchronous verification jobs of the Etherscan-compatible (/api) and Sourcify-compatible (/sourcify) APIs.
 -- A client gets the job id at once and polls; the job runner claims pending jobs, and at start-up puts back
 -- jobs a stopped process left running, so a restart loses nothing.

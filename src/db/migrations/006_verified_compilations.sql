@@ -1,3 +1,4 @@
+-- scope: shared
 -- Sources, settings, ABI and compiler output are stored once per compilation, not once per verified address:
 -- a copy of a verified contract (a second deployment, an automatic verification) adds one small row to
 -- verified_contracts that points here, instead of writing tens to hundreds of KB again.

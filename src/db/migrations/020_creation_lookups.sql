@@ -1,3 +1,4 @@
+-- scope: shared
 -- Creations the verifier found on a node (chains we do not index, or blocks the indexer had not reached yet), so a
 -- second verification of the same address repeats no search. The block hash lets a reorg be noticed: a cached row
 -- whose block is no longer on the chain is searched again.

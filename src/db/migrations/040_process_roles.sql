@@ -1,3 +1,4 @@
+-- scope: shared
 -- Several processes on one database (issue 17): verification jobs get an owner and a lease, so a job whose
 -- process died is taken over when the lease expires (not only at a restart), and only the current holder
 -- (matching lease_token) can record the outcome.
@@ -8,6 +9,7 @@ alter table verification_jobs
 -- The reclaim scan: running jobs by lease expiry (a small set: only jobs in flight).
 create index verification_jobs_lease_idx on verification_jobs (lease_expires_at) where state = 'running';
 
+-- scope: chain
 -- Token property fetches are claimed for a while, so two workers do not fetch the same token at once.
 alter table tokens add column properties_claimed_until timestamptz;
 

@@ -1,5 +1,6 @@
 -- Contracts list and counters (/api/v2/smart-contracts, /smart-contracts/counters).
 
+-- scope: shared
 -- Keyset of the verified-contracts list: newest verification first, as Blockscout's `smart_contract_id`.
 alter table verified_contracts add column id bigserial;
 create unique index verified_contracts_id_idx on verified_contracts (chain_id, id);
@@ -14,6 +15,7 @@ create table contract_licenses (
   primary key (chain_id, address)
 );
 
+-- scope: chain
 -- Totals kept by triggers as rows come and go (including reorg deletes), so the counters endpoint never counts a
 -- growing table: 'contracts' (contract_creations rows), 'verified:<chain id>' (verified_contracts rows).
 create table smart_contract_counters (
@@ -43,6 +45,7 @@ create trigger contract_creations_count_ins after insert on contract_creations
 create trigger contract_creations_count_del after delete on contract_creations
   referencing old table as old_rows for each statement execute function contract_creations_count();
 
+-- scope: shared
 create function verified_contracts_count() returns trigger language plpgsql as $$
 begin
   if tg_op = 'INSERT' then
@@ -55,5 +58,6 @@ end $$;
 create trigger verified_contracts_count after insert or delete on verified_contracts
   for each row execute function verified_contracts_count();
 
+-- scope: chain
 -- The "new in 24 h" counters find the first block of the window by time.
 create index blocks_timestamp_idx on blocks (timestamp);

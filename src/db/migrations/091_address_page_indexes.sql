@@ -19,4 +19,5 @@ drop index token_transfers_to_idx;
 -- of the whole table.
 create index tokens_name_prefix_idx on tokens (lower(name) text_pattern_ops) where name is not null;
 create index tokens_symbol_prefix_idx on tokens (lower(symbol) text_pattern_ops) where symbol is not null;
+-- scope: shared
 create index verified_compilations_name_prefix_idx on verified_compilations (lower(contract_name) text_pattern_ops);

@@ -4,8 +4,11 @@
 -- whole names are no longer used.
 create index tokens_search_words_idx on tokens using gin (to_tsvector('english', symbol || ' ' || name))
   where name is not null and symbol is not null;
+-- scope: shared
 create index verified_compilations_search_words_idx on verified_compilations
   using gin (to_tsvector('english', contract_name));
+-- scope: chain
 drop index tokens_name_prefix_idx;
 drop index tokens_symbol_prefix_idx;
+-- scope: shared
 drop index verified_compilations_name_prefix_idx;

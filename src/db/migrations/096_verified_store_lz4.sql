@@ -1,3 +1,4 @@
+-- scope: shared
 -- The verified-contract store's large values (sources, compiled code and artifacts, on-chain code) compress with
 -- lz4 where the server has it: a compilation with 150 KB of OpenZeppelin sources was written in 5.6 ms instead of
 -- 8.5 with pglz, on the request's path before the answer. Only values written from now on; PGlite and servers built

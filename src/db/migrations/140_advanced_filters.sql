@@ -6,5 +6,6 @@ create index internal_transactions_selector_idx
   on internal_transactions ((substring(input from 1 for 4)), block_number desc, transaction_index desc, index desc)
   where type <> 'call' or index > 0;
 
+-- scope: shared
 -- /api/v2/advanced-filters/methods?q=name: verified ABIs holding a function of that name (jsonb containment).
 create index verified_compilations_abi_idx on verified_compilations using gin (abi jsonb_path_ops);

@@ -1,7 +1,7 @@
 import type { Address } from "viem";
+import { isContractSql } from "../../chain-store/proxies.js";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
-import { isContractSql } from "../objects/address-facts.js";
 
 /** The address_counters row (kept by the indexer; numerics as strings). */
 export type AddressCountersRow = {

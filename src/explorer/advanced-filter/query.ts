@@ -1,9 +1,10 @@
 import type { Address } from "viem";
+import { everContractSql, newestProxySql } from "../../chain-store/proxies.js";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
+import { calleeVerifiedSql } from "../../verifier/store/index-fragments.js";
 import { type AddressFactColumns, addressFactsJoin } from "../objects/address-facts.js";
 import { TOKEN_COLUMNS, type TokenColumns } from "../objects/token-view.js";
-import { calleeVerified } from "../objects/verified-store.js";
 import {
   type AdvancedFilterCursor,
   type AdvancedFilters,
@@ -63,10 +64,7 @@ class Params {
 }
 
 /** Whether the address in `col` holds code as the address objects tell it (creations, proxies, tokens). */
-const isContract = (col: string) =>
-  `(exists (select 1 from contract_creations where address = ${col})
-    or exists (select 1 from address_proxies where address = ${col})
-    or exists (select 1 from tokens where address = ${col}))`;
+const isContract = everContractSql;
 
 const selector = (col: string) => `substring(${col} from 1 for 4)`;
 /**
@@ -299,12 +297,11 @@ const SELECTS = {
 const FROM_FACTS = addressFactsJoin("af", "r.from_address");
 const TO_FACTS = addressFactsJoin("at", "r.to_address");
 const CREATED_FACTS = addressFactsJoin("ac", "r.created_address");
-const IMPLEMENTATION = (col: string) =>
-  `(select implementation from address_proxies where address = ${col} order by block_number desc limit 1)`;
+const IMPLEMENTATION = (col: string) => newestProxySql(col);
 
 /** The view's facts: address objects of from, to and created, and whether the callee's ABI may decode the input. */
-const FACT_COLUMNS = `case when p.kind = 2 then ${calleeVerified("i.to_address", IMPLEMENTATION("i.to_address"))}
-    else ${calleeVerified("x.to_address", IMPLEMENTATION("x.to_address"))} end as callee_verified,
+const FACT_COLUMNS = `case when p.kind = 2 then ${calleeVerifiedSql("i.to_address", IMPLEMENTATION("i.to_address"))}
+    else ${calleeVerifiedSql("x.to_address", IMPLEMENTATION("x.to_address"))} end as callee_verified,
   ${FROM_FACTS.columns}, ${TO_FACTS.columns}, ${CREATED_FACTS.columns}`;
 const FACT_JOINS = `${FROM_FACTS.join} ${TO_FACTS.join} ${CREATED_FACTS.join}`;
 /** Without the view (CSV rows): only whether the recipient holds code, which decides the item's type. */

@@ -1,11 +1,11 @@
 import type { Address, Hex } from "viem";
 import { fromBytea, fromByteaOrNull } from "../../db/bytes.js";
+import { csvTimestamp, unitsXsd } from "../csv-export/values.js";
 import { type DecodedInput, methodName } from "../decoding/function-input.js";
 import type { AddressObject } from "../objects/address-view.js";
 import { checksummed } from "../objects/checksum.js";
-import { csvTimestamp, unitsXsd } from "../objects/csv-values.js";
-import { usecTimestamp } from "../objects/timestamp.js";
 import { type TokenObject, tokenFactsFromRow, tokenView } from "../objects/token-view.js";
+import { usecTimestamp } from "../timestamp.js";
 import { type AdvancedFilterRow, KIND } from "./query.js";
 
 /** AdvancedFilterView's item ("advanced_filters.json"); the frontend's AdvancedFilterResponseItem is its subset. */

@@ -1,7 +1,7 @@
 import { type Address, type Hex, numberToHex } from "viem";
 import { fromBytea, fromByteaOrNull } from "../../db/bytes.js";
 import type { AddressObject } from "../objects/address-view.js";
-import { usecTimestamp } from "../objects/timestamp.js";
+import { usecTimestamp } from "../timestamp.js";
 import type { BlockReward, BlockRow } from "./query.js";
 
 /** Blockscout's Block object (BlockView prepare_block), default chain type. */

@@ -1,4 +1,5 @@
 import type { Address } from "viem";
+import { INDEXED_FROM_GENESIS_SQL } from "../../chain-store/checkpoint.js";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 
@@ -51,7 +52,7 @@ export async function latestCoinBalance(
      select '0', a.first_block from addresses a
      where a.address = $1
        and not exists (select 1 from coin_balance_changes where address = $1)
-       and exists (select 1 from indexer_state where start_block = 0)`,
+       and ${INDEXED_FROM_GENESIS_SQL}`,
     [toBytea(address)],
   );
   return row ?? null;

@@ -1,7 +1,7 @@
 import type { Hash } from "viem";
 import { fromByteaOrNull } from "../../db/bytes.js";
-import { usecTimestamp } from "../objects/timestamp.js";
 import { splitPage } from "../paging.js";
+import { usecTimestamp } from "../timestamp.js";
 import type { CoinBalanceRow, DailyRow } from "./query.js";
 
 /** Blockscout's coin balance history item (frontend type `AddressCoinBalanceHistoryItem`). */

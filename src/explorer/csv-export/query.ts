@@ -1,7 +1,9 @@
 import type { Address, Hex } from "viem";
+import { everContractSql, newestProxySql } from "../../chain-store/proxies.js";
+import type { InternalTransactionsRow, LogsRow } from "../../chain-store/rows.js";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
-import { calleeVerified } from "../objects/verified-store.js";
+import { calleeVerifiedSql } from "../../verifier/store/index-fragments.js";
 
 /** The block range of an export's period; `empty` when the period holds no indexed block. */
 export type BlockRange = { from: number | null; to: number | null; empty: boolean };
@@ -37,13 +39,8 @@ function rangeSql(col: string, r: BlockRange, params: unknown[]): string {
   return sql;
 }
 
-const IS_CONTRACT = (col: string) =>
-  `(exists (select 1 from contract_creations where address = ${col})
-    or exists (select 1 from address_proxies where address = ${col})
-    or exists (select 1 from tokens where address = ${col}))`;
-
-const IMPLEMENTATION = (col: string) =>
-  `(select implementation from address_proxies where address = ${col} order by block_number desc limit 1)`;
+const IS_CONTRACT = everContractSql;
+const IMPLEMENTATION = (col: string) => newestProxySql(col);
 
 export type CsvTransactionRow = {
   hash: Uint8Array;
@@ -109,7 +106,7 @@ export function csvTransactions(
      join blocks b on b.number = t.block_number
      left join internal_transactions f on f.block_number = t.block_number and f.transaction_index = t.index
        and f.index = 0
-     cross join lateral (select ${calleeVerified("t.to_address", IMPLEMENTATION("t.to_address"))}
+     cross join lateral (select ${calleeVerifiedSql("t.to_address", IMPLEMENTATION("t.to_address"))}
        as callee_verified) v
      order by t.block_number desc, t.index desc`,
     params,
@@ -185,23 +182,9 @@ export function csvTokenTransfers(
   );
 }
 
-export type CsvInternalRow = {
-  transaction_hash: Uint8Array;
-  index: number;
-  block_number: number;
-  transaction_index: number;
+export type CsvInternalRow = Omit<InternalTransactionsRow, "trace_address"> & {
   timestamp: Date;
-  from_address: Uint8Array;
-  to_address: Uint8Array | null;
-  created_contract_address: Uint8Array | null;
-  type: string;
-  call_type: string | null;
-  gas: string | null;
-  gas_used: string | null;
-  value: string;
-  input: Uint8Array | null;
-  output: Uint8Array | null;
-  error: string | null;
+  /** The transaction's gas price (the fee column). */
   price: string | null;
 };
 
@@ -251,18 +234,7 @@ export function csvInternalTransactions(
   );
 }
 
-export type CsvLogRow = {
-  transaction_hash: Uint8Array;
-  log_index: number;
-  block_number: number;
-  block_hash: Uint8Array;
-  address: Uint8Array;
-  data: Uint8Array;
-  topic0: Uint8Array | null;
-  topic1: Uint8Array | null;
-  topic2: Uint8Array | null;
-  topic3: Uint8Array | null;
-};
+export type CsvLogRow = Omit<LogsRow, "transaction_index"> & { block_hash: Uint8Array };
 
 /**
  * The logs an address emitted in the block range, newest first, before the cursor (logs_address_idx); with

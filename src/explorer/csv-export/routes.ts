@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyError, FastifyReply } from "fastify";
 import type { Address, Hex } from "viem";
 import { CSV_RESPONSE, sendCsv } from "../../http/csv.js";
+import { plainDialect, transientFailureReply } from "../../http/dialects.js";
 import type { ExplorerDeps, ResourceOptions } from "../deps.js";
 import { answers, NOT_FOUND, NotFoundSchema, V2ErrorSchema } from "../errors.js";
 import { ADDRESS_PARAMS, lower } from "../params.js";
@@ -107,7 +108,9 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
  * clause), a malformed address is a 422.
  */
 export const csvExportV1Routes: FastifyPluginAsyncTypebox<{ deps: ExplorerDeps }> = async (app, { deps }) => {
-  app.setErrorHandler((err: FastifyError, _req, reply) => {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    const transient = transientFailureReply(err, req, reply, plainDialect([]));
+    if (transient) return transient;
     const status = err.statusCode && err.statusCode < 500 ? err.statusCode : 500;
     return reply.code(status).send({ message: status === 500 ? "Internal server error" : err.message });
   });

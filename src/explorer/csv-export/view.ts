@@ -2,8 +2,8 @@ import type { Abi, Address } from "viem";
 import { fromBytea, fromByteaOrNull } from "../../db/bytes.js";
 import { decodeFunctionInput, methodName } from "../decoding/function-input.js";
 import { checksummed } from "../objects/checksum.js";
-import { csvTimestamp, unitsXsd } from "../objects/csv-values.js";
 import type { CsvHolderRow, CsvInternalRow, CsvLogRow, CsvTransactionRow, CsvTransferRow } from "./query.js";
+import { csvTimestamp, unitsXsd } from "./values.js";
 
 type Field = string | number | null;
 

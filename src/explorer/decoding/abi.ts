@@ -1,6 +1,8 @@
 import type { Abi, Address } from "viem";
+import { newestProxiesSql } from "../../chain-store/proxies.js";
 import { fromBytea, toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
+import { VERIFIED_ABIS_SQL } from "../../verifier/store/index-fragments.js";
 
 /**
  * The ABI of the verified contract at `address` on `chainId` from Lookout's verified-contract store; for a proxy
@@ -25,8 +27,7 @@ export async function verifiedAbisFor(
   const keys = [...new Set(addresses.map((a) => a.toLowerCase()))];
   if (!keys.length) return out;
   const proxies = await db.query<{ address: Uint8Array; implementation: Uint8Array | null }>(
-    `select distinct on (address) address, implementation from address_proxies
-     where address = any($1::bytea[]) order by address, block_number desc`,
+    newestProxiesSql("$1::bytea[]", "implementation"),
     [keys.map(toBytea)],
   );
   // A revoked EIP-7702 delegation's row names no implementation.
@@ -37,8 +38,7 @@ export async function verifiedAbisFor(
   );
   const all = [...new Set([...keys, ...implOf.values()])];
   const rows = await db.query<{ address: Uint8Array; abi: Abi | null }>(
-    `select v.address, c.abi from verified_contracts v join verified_compilations c on c.id = v.compilation_id
-     where v.chain_id = $2 and v.address = any($1::bytea[])`,
+    VERIFIED_ABIS_SQL,
     [all.map(toBytea), String(chainId)],
     { prepare: true },
   );

@@ -1,21 +1,13 @@
 import type { Address, Hex } from "viem";
+import type { InternalTransactionsRow } from "../../chain-store/rows.js";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 
 /** An internal_transactions row with its block's time (numerics as decimal strings). */
-export type InternalTxRow = {
-  block_number: number;
-  transaction_index: number;
-  index: number;
-  transaction_hash: Uint8Array;
-  type: string;
-  call_type: string | null;
-  from_address: Uint8Array;
-  to_address: Uint8Array | null;
-  created_contract_address: Uint8Array | null;
-  value: string;
-  gas: string | null;
-  error: string | null;
+export type InternalTxRow = Omit<
+  InternalTransactionsRow,
+  "gas_used" | "input" | "output" | "trace_address"
+> & {
   timestamp: Date;
 };
 

@@ -1,7 +1,7 @@
 import type { Address, Hex } from "viem";
 import { fromBytea, fromByteaOrNull } from "../../db/bytes.js";
 import type { AddressObject } from "../objects/address-view.js";
-import { usecTimestamp } from "../objects/timestamp.js";
+import { usecTimestamp } from "../timestamp.js";
 import type { InternalTxRow } from "./query.js";
 
 /** Blockscout's InternalTransactionView "internal_transaction.json". */

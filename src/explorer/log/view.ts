@@ -2,7 +2,7 @@ import type { Abi, Address, Hex } from "viem";
 import { fromBytea, fromByteaOrNull } from "../../db/bytes.js";
 import { type DecodedLog, decodeEventLogWithAbi } from "../decoding/event-log.js";
 import type { AddressObject } from "../objects/address-view.js";
-import { usecTimestamp } from "../objects/timestamp.js";
+import { usecTimestamp } from "../timestamp.js";
 import type { LogRow } from "./query.js";
 
 /** Blockscout's TransactionView prepare_log. */

@@ -2,8 +2,8 @@ import type { Address } from "viem";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import type { TokenMetadata } from "../../token-workers/metadata/index.js";
+import { NFT_TYPES, type NftCursor, type NftType } from "../nft-params.js";
 import { type AddressFactColumns, addressFactsSubquery } from "../objects/address-facts.js";
-import { NFT_TYPES, type NftCursor, type NftType } from "../objects/nft-params.js";
 import { TOKEN_COLUMNS, type TokenColumns } from "../objects/token-view.js";
 import { PAGE_LIMIT } from "../paging.js";
 

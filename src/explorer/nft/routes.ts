@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "@sinclair/typebox";
 import type { ResourceOptions } from "../deps.js";
 import { ADDRESS_HASH_PATTERN, answers } from "../errors.js";
-import { parseNftCursor, parseNftTypes } from "../objects/nft-params.js";
+import { parseNftCursor, parseNftTypes } from "../nft-params.js";
 import { ADDRESS_PARAMS, lower } from "../params.js";
 import { NftCollectionsPageSchema, NftPageSchema } from "./schema.js";
 import { nftCollectionsPage, nftPage } from "./service.js";

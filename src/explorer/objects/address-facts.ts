@@ -1,7 +1,8 @@
 import type { Address } from "viem";
-import { INDEXED_CHAIN_ID_SQL } from "../../chain-store/checkpoint.js";
+import { newestProxiesSql, newestProxySql } from "../../chain-store/proxies.js";
 import { fromBytea, toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
+import { verifiedNameSql } from "../../verifier/store/index-fragments.js";
 import { type AddressFacts, type AddressObject, addressView, unknownAddressFacts } from "./address-view.js";
 import { NO_TAGS, type PublicTags } from "./tags.js";
 import { NO_VERIFIED_CONTRACTS, type VerifiedContractLookup } from "./verified-store.js";
@@ -40,20 +41,8 @@ export function addressFactsSubquery(param: string): string {
       or exists (select 1 from tokens where address = ${param})) as o_is_contract,
     (select name from tokens where address = ${param}) as o_token_name,
     o_proxy.proxy_type as o_proxy_type, o_proxy.implementation as o_implementation,
-    ${verifiedName(param)} as o_verified_name, ${verifiedName("o_proxy.implementation")} as o_impl_verified_name
-    from (select 1) one left join lateral (select proxy_type, implementation from address_proxies
-      where address = ${param} order by block_number desc limit 1) o_proxy on true)`;
-}
-
-/**
- * Whether the address bound at `param` holds a contract: the index saw its creation, or it is a token, or a proxy
- * whose newest row names an implementation (an EIP-7702 revocation leaves an EOA again).
- */
-export function isContractSql(param: string): string {
-  return `(exists (select 1 from contract_creations where address = ${param})
-      or coalesce((select implementation is not null from address_proxies where address = ${param}
-        order by block_number desc limit 1), false)
-      or exists (select 1 from tokens where address = ${param}))`;
+    ${verifiedNameSql(param)} as o_verified_name, ${verifiedNameSql("o_proxy.implementation")} as o_impl_verified_name
+    from (select 1) one left join lateral ${newestProxySql(param, "proxy_type, implementation")} o_proxy on true)`;
 }
 
 const FACT_NAMES = [
@@ -96,12 +85,6 @@ export function factColumns(row: object, alias: string): AddressFactColumns {
     o_verified_name: r[k[4]!] as string | null,
     o_impl_verified_name: r[k[5]!] as string | null,
   };
-}
-
-/** The name of the contract at `address` verified on the indexed chain (primary-key probes), as a scalar subquery. */
-function verifiedName(address: string): string {
-  return `(select c.contract_name from verified_contracts v join verified_compilations c on c.id = v.compilation_id
-    where v.chain_id = ${INDEXED_CHAIN_ID_SQL} and v.address = ${address})`;
 }
 
 /**
@@ -187,8 +170,7 @@ export async function loadAddressObjects(
       param,
     ),
     db.query<{ address: Uint8Array; proxy_type: string; implementation: Uint8Array | null }>(
-      `select distinct on (address) address, proxy_type, implementation from address_proxies
-       where address = any($1::bytea[]) order by address, block_number desc`,
+      newestProxiesSql("$1::bytea[]", "proxy_type, implementation"),
       param,
     ),
   ]);

@@ -1,8 +1,8 @@
 import type { Address } from "viem";
 import { deriveMediaUrls, type Gateways, type TokenMetadata } from "../../token-workers/metadata/index.js";
+import type { NftType } from "../nft-params.js";
 import type { AddressObject } from "./address-view.js";
 import { checksummed } from "./checksum.js";
-import type { NftType } from "./nft-params.js";
 import type { TokenObject } from "./token-view.js";
 
 /** A token instance as Blockscout's TokenView.prepare_token_instance renders it. */

@@ -1,5 +1,5 @@
 import type { Address } from "viem";
-import { indexedChainId as chainIdOfIndex, INDEXED_CHAIN_ID_SQL } from "../../chain-store/checkpoint.js";
+import { indexedChainId as chainIdOfIndex } from "../../chain-store/checkpoint.js";
 import type { Queryable } from "../../db/db.js";
 
 /**
@@ -12,15 +12,6 @@ export type VerifiedContractLookup = ((
 ) => Promise<ReadonlyMap<Address, { name: string }>>) & { readonly inSql?: boolean };
 
 export const NO_VERIFIED_CONTRACTS: VerifiedContractLookup = async () => new Map();
-
-/**
- * Whether the contract at `callee` or its implementation `impl` is verified on the indexed chain (primary-key
- * probes of verified_contracts): only then does a page look up ABIs to decode inputs.
- */
-export function calleeVerified(callee: string, impl: string): string {
-  return `(${callee} is not null and exists (select 1 from verified_contracts v
-    where v.chain_id = ${INDEXED_CHAIN_ID_SQL} and (v.address = ${callee} or v.address = ${impl})))`;
-}
 
 /** The chain id of the index, for the verified-contract store's lookups. */
 export async function indexedChainId(db: Queryable): Promise<string | null> {

@@ -11,6 +11,7 @@ export type TokenHit = {
   symbol: string | null;
   type: string | null;
   total_supply: string | null;
+  decimals: string | null;
   holders_count: number | null;
 };
 export type ContractHit = { address: Uint8Array; name: string };
@@ -38,7 +39,8 @@ export async function addressKnown(db: Queryable, address: Address): Promise<boo
   return rows.length > 0;
 }
 
-const TOKEN = `select address, name, symbol, type, total_supply::text as total_supply, holders_count from tokens`;
+const TOKEN = `select address, name, symbol, type, total_supply::text as total_supply,
+  decimals::text as decimals, holders_count from tokens`;
 
 export async function tokenByAddress(db: Queryable, address: Address): Promise<TokenHit[]> {
   return db.query<TokenHit>(`${TOKEN} where address = $1`, [toBytea(address)]);

@@ -1,6 +1,6 @@
 import { type Address, getAddress, type Hex } from "viem";
 import { fromBytea } from "../../db/bytes.js";
-import { usecTimestamp } from "../objects/timestamp.js";
+import { usecTimestamp } from "../timestamp.js";
 import type { BlockHit, TokenHit, TxHit } from "./query.js";
 
 /** Blockscout's search result items (SearchView.prepare_search_result), the kinds Lookout can find. */
@@ -69,6 +69,17 @@ export function addressItem(
   };
 }
 
+/**
+ * An ERC-404's supply in whole units: the most NFTs it can hold (one per whole unit). The frontend shows a non-ERC-20
+ * token's `total_supply` as "Items N"; the raw ERC-20 supply (5 tokens of 18 decimals) would read
+ * "Items 5,000,000,000,000,000,000". Search items only: `/tokens/{h}` keeps the raw supply, as Blockscout's.
+ */
+export function wholeUnits(raw: string | null, decimals: string | null): string | null {
+  if (raw === null || !/^\d+$/.test(raw)) return raw;
+  const d = decimals !== null && /^\d+$/.test(decimals) ? Number(decimals) : 0;
+  return d > 0 && d <= 255 ? (BigInt(raw) / 10n ** BigInt(d)).toString() : raw;
+}
+
 export function tokenItem(t: TokenHit, verified: boolean): SearchItem {
   const hash = getAddress(fromBytea(t.address));
   return {
@@ -82,7 +93,7 @@ export function tokenItem(t: TokenHit, verified: boolean): SearchItem {
     token_type: t.type,
     is_smart_contract_verified: verified,
     exchange_rate: null,
-    total_supply: t.total_supply,
+    total_supply: t.type === "ERC-404" ? wholeUnits(t.total_supply, t.decimals) : t.total_supply,
     circulating_market_cap: null,
     is_verified_via_admin_panel: false,
     certified: false,

@@ -1,5 +1,6 @@
 import type { Hex } from "viem";
 import { newestCreation } from "../../chain-store/creations.js";
+import { newestProxySql } from "../../chain-store/proxies.js";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import { PAGE_LIMIT } from "../paging.js";
@@ -99,7 +100,7 @@ export async function proxyAndLicense(db: Queryable, chainId: string, address: H
   const a = toBytea(address);
   const [proxy, license] = await Promise.all([
     db.query<{ proxy_type: string | null; implementation: Uint8Array | null }>(
-      "select proxy_type, implementation from address_proxies where address = $1 order by block_number desc limit 1",
+      `select proxy_type, implementation from ${newestProxySql("$1", "proxy_type, implementation")} p`,
       [a],
     ),
     db.query<{ license_type: string }>(

@@ -1,4 +1,5 @@
 import type { Address, Hex } from "viem";
+import { newestProxySql } from "../../chain-store/proxies.js";
 import { fromBytea, toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import { getVerifiedContract } from "../../verifier/store/index.js";
@@ -28,8 +29,8 @@ import {
  */
 async function delegationCode(db: Queryable, address: string) {
   const [p] = await db.query<{ implementation: Uint8Array | null }>(
-    `select implementation from address_proxies where address = $1 and proxy_type = 'eip7702'
-     and block_number = (select max(block_number) from address_proxies where address = $1)`,
+    `select implementation from ${newestProxySql("$1", "proxy_type, implementation")} p
+     where p.proxy_type = 'eip7702'`,
     [toBytea(address)],
   );
   if (!p?.implementation) return null;

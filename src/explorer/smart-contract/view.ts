@@ -1,8 +1,9 @@
 import { type Abi, type Address, decodeAbiParameters, getAddress, type Hex } from "viem";
 import { fromBytea } from "../../db/bytes.js";
+import { shownCompilerSettings } from "../../verifier/requests/index.js";
 import type { VerifiedContractRecord } from "../../verifier/store/index.js";
 import type { AddressObject } from "../objects/address-view.js";
-import { usecTimestamp } from "../objects/timestamp.js";
+import { usecTimestamp } from "../timestamp.js";
 import type { ContractRow, CountersRow } from "./query.js";
 
 type AbiParam = { name?: string; type: string; internalType?: string; components?: readonly unknown[] };
@@ -85,7 +86,7 @@ export function smartContractView(r: VerifiedContractRecord) {
       name: libraryName(name),
       address_hash: getAddress(address),
     })),
-    compiler_settings: r.compilerSettings,
+    compiler_settings: shownCompilerSettings(r),
     verified_twin_address_hash: r.verifiedFrom ? getAddress(r.verifiedFrom.address) : null,
     minimal_proxy_address_hash: null,
     language: r.language.toLowerCase(),

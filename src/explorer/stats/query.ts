@@ -1,4 +1,4 @@
-import { indexedRange as rangeOfIndex } from "../../chain-store/checkpoint.js";
+import { indexedBlocks, indexedRange as rangeOfIndex } from "../../chain-store/checkpoint.js";
 import type { Queryable } from "../../db/db.js";
 
 /** Chain-wide counters kept by the indexer (chain_counters), by name; absent names are missing from the map. */
@@ -9,10 +9,15 @@ export async function chainCounters(db: Queryable): Promise<Map<string, string>>
   return new Map(rows.map((r) => [r.name, r.value]));
 }
 
-/** First and last indexed block: the index is contiguous from the start block, so this is its size in O(1). */
-export async function indexedRange(db: Queryable): Promise<{ start: number; last: number | null } | null> {
+/**
+ * First and last indexed block, and how many blocks are indexed out of the `span` from the first to the newest (fewer
+ * while history catches up beside the head): from the checkpoint row, in O(1).
+ */
+export async function indexedRange(
+  db: Queryable,
+): Promise<{ start: number; last: number | null; indexed: number; span: number } | null> {
   const r = await rangeOfIndex(db);
-  return r && { start: r.startBlock, last: r.lastBlock };
+  return r && { start: r.startBlock, last: r.lastBlock, ...indexedBlocks(r) };
 }
 
 /** Transactions and gas of the blocks of one UTC day (today on /stats): its daily_counters row, zeros without. */
@@ -70,26 +75,40 @@ export type BlockGasPercentiles = {
   fast_priority: string | null;
 };
 
+/** Block numbers the oracle looks back over at most: the newest ones, however many hold no priced transaction. */
+export const GAS_ORACLE_SCAN_BLOCKS = 10_000;
+
 /**
  * Per block, the 35th, 60th and 90th percentiles (Blockscout's safelow/average/fast defaults) of the gas price and
  * of the max priority fee of its successful transactions that paid a gas price, for the newest `blocks` blocks
- * holding such transactions (Blockscout's gas price oracle query). A backward range scan of the transactions'
- * (block_number, index) key that stops after `blocks` groups, so its cost is those blocks' transactions.
+ * holding such transactions among the newest GAS_ORACLE_SCAN_BLOCKS (Blockscout's gas price oracle query). Driven
+ * by the blocks: a backward scan of their key, and for each block a probe of the transactions' (block_number,
+ * index) key; it stops after `blocks` blocks with an answer, so its cost is those blocks' transactions (and at
+ * most GAS_ORACLE_SCAN_BLOCKS empty blocks), whatever the length of the chain.
  */
 export async function gasPricePercentiles(db: Queryable, blocks: number): Promise<BlockGasPercentiles[]> {
   return db.query<BlockGasPercentiles>(
-    `select block_number,
-       percentile_disc(0.35) within group (order by price)::text as slow_price,
-       percentile_disc(0.60) within group (order by price)::text as average_price,
-       percentile_disc(0.90) within group (order by price)::text as fast_price,
-       percentile_disc(0.35) within group (order by prio)::text as slow_priority,
-       percentile_disc(0.60) within group (order by prio)::text as average_priority,
-       percentile_disc(0.90) within group (order by prio)::text as fast_priority
-     from (select block_number, coalesce(gas_price, effective_gas_price) as price, max_priority_fee_per_gas as prio
-           from transactions where status = 1 and coalesce(gas_price, effective_gas_price) > 0
-           order by block_number desc, index desc) t
-     group by block_number order by block_number desc limit $1`,
-    [blocks],
+    `select g.* from (
+       select number from blocks
+       where number > (select max(number) from blocks) - $2
+       order by number desc
+     ) b
+     cross join lateral (
+       select b.number as block_number,
+         percentile_disc(0.35) within group (order by price)::text as slow_price,
+         percentile_disc(0.60) within group (order by price)::text as average_price,
+         percentile_disc(0.90) within group (order by price)::text as fast_price,
+         percentile_disc(0.35) within group (order by prio)::text as slow_priority,
+         percentile_disc(0.60) within group (order by prio)::text as average_priority,
+         percentile_disc(0.90) within group (order by prio)::text as fast_priority
+       from (select coalesce(t.gas_price, t.effective_gas_price) as price, t.max_priority_fee_per_gas as prio
+             from transactions t
+             where t.block_number = b.number and t.status = 1
+               and coalesce(t.gas_price, t.effective_gas_price) > 0) t
+       having count(*) > 0
+     ) g
+     limit $1`,
+    [blocks, GAS_ORACLE_SCAN_BLOCKS],
   );
 }
 

@@ -31,7 +31,7 @@ export async function homeStats(db: Queryable, now: Date = new Date()): Promise<
     recentGas(db),
     gasPrices(db, () => now.getTime()),
   ]);
-  const indexedBlocks = range && range.last !== null ? range.last - range.start + 1 : 0;
+  const indexedBlocks = range?.indexed ?? 0;
   const updateInMs = Math.max(0, oracle.at + GAS_PRICES_TTL_MS - now.getTime());
   return statsView({
     counters,
@@ -84,12 +84,12 @@ export function gasPrices(
 }
 
 /**
- * `/main-page/indexing-status`. `caughtUp` comes from the running indexer when this process has one; a serve-only
- * process reports the stored index as complete (it has no gaps).
+ * `/main-page/indexing-status`. `caughtUp` comes from the running indexer when this process has one (a serve-only
+ * process takes the head as reached); history catching up beside the head is read from the checkpoint row.
  */
 export async function indexingStatus(db: Queryable, caughtUp?: () => boolean): Promise<IndexingStatus> {
   const range = await indexedRange(db);
-  return indexingStatusView(caughtUp ? caughtUp() : true, !!range && range.last !== null);
+  return indexingStatusView(caughtUp ? caughtUp() : true, range ?? { indexed: 0, span: 0 });
 }
 
 const DAY_MS = 24 * 3600 * 1000;

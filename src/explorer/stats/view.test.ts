@@ -34,15 +34,24 @@ describe("home page stats", () => {
   });
 
   it("says indexing is unfinished while the indexer catches up or nothing is indexed", () => {
-    expect(indexingStatusView(false, true)).toMatchObject({
+    const all = { indexed: 10, span: 10 };
+    expect(indexingStatusView(false, all)).toMatchObject({
       finished_indexing: false,
       finished_indexing_blocks: false,
     });
-    expect(indexingStatusView(true, false)).toMatchObject({
+    expect(indexingStatusView(true, { indexed: 0, span: 0 })).toMatchObject({
       finished_indexing: false,
       indexed_blocks_ratio: "0.00",
     });
-    expect(indexingStatusView(true, true)).toEqual({
+    // History catching up beside the head: at the head, yet not finished; never rounded up to 1.00.
+    expect(indexingStatusView(true, { indexed: 999, span: 1000 })).toMatchObject({
+      finished_indexing_blocks: false,
+      indexed_blocks_ratio: "0.99",
+    });
+    expect(indexingStatusView(true, { indexed: 120, span: 1000 })).toMatchObject({
+      indexed_blocks_ratio: "0.12",
+    });
+    expect(indexingStatusView(true, all)).toEqual({
       finished_indexing: true,
       finished_indexing_blocks: true,
       indexed_blocks_ratio: "1.00",

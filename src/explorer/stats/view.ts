@@ -1,4 +1,4 @@
-import { usecTimestamp } from "../objects/timestamp.js";
+import { usecTimestamp } from "../timestamp.js";
 import type { BlockGasPercentiles } from "./query.js";
 
 /** Blockscout's /stats object (StatsController.stats), without market data (no exchange-rate source). */
@@ -61,7 +61,12 @@ export function statsView(f: StatsFacts): HomeStats {
   };
 }
 
-/** Blockscout's IndexingStatus. Lookout indexes contiguously from its start block, internal frames with each block. */
+/**
+ * Blockscout's IndexingStatus: `indexed_blocks_ratio` is the blocks indexed over those from the first block to the
+ * newest indexed one (below 1 while history catches up beside the head), floored to two decimals so it shows 1.00
+ * only when complete; `finished_indexing_blocks` when it is complete and the indexer has reached the head. Lookout
+ * stores call frames with their blocks: internal transactions have the same ratio.
+ */
 export type IndexingStatus = {
   finished_indexing: boolean;
   finished_indexing_blocks: boolean;
@@ -69,11 +74,18 @@ export type IndexingStatus = {
   indexed_internal_transactions_ratio: string;
 };
 
-export function indexingStatusView(caughtUp: boolean, anyBlock: boolean): IndexingStatus {
-  const ratio = anyBlock ? "1.00" : "0.00";
+export function indexingStatusView(
+  caughtUp: boolean,
+  blocks: { indexed: number; span: number },
+): IndexingStatus {
+  const complete = blocks.indexed > 0 && blocks.indexed >= blocks.span;
+  const ratio = complete
+    ? "1.00"
+    : (Math.min(99, Math.floor((blocks.indexed / Math.max(1, blocks.span)) * 100)) / 100).toFixed(2);
+  const finished = caughtUp && complete;
   return {
-    finished_indexing: caughtUp && anyBlock,
-    finished_indexing_blocks: caughtUp && anyBlock,
+    finished_indexing: finished,
+    finished_indexing_blocks: finished,
     indexed_blocks_ratio: ratio,
     indexed_internal_transactions_ratio: ratio,
   };

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { FrontendAddressParam, Null, Page, S } from "../objects/frontend-schema.js";
+import { FrontendAddressParam, Null, Page, S } from "../frontend-schema.js";
 
 export const FrontendTokenInstance = Type.Object({
   is_unique: Type.Boolean(),

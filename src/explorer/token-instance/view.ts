@@ -1,8 +1,8 @@
 import type { Address } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { Gateways } from "../../token-workers/metadata/index.js";
+import type { NftType } from "../nft-params.js";
 import type { AddressObject } from "../objects/address-view.js";
-import type { NftType } from "../objects/nft-params.js";
 import { isUnique, type TokenInstanceObject, tokenInstanceView } from "../objects/token-instance-view.js";
 import { type TokenObject, tokenFactsFromRow, tokenView } from "../objects/token-view.js";
 import type { InstanceRow, InstancesPageRow } from "./query.js";

@@ -1,10 +1,11 @@
 import type { Address, Hex } from "viem";
+import { newestProxySql } from "../../chain-store/proxies.js";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import type { TokenMetadata } from "../../token-workers/metadata/index.js";
+import { calleeVerifiedSql } from "../../verifier/store/index-fragments.js";
 import { type AddressFactColumns, addressFactsJoin } from "../objects/address-facts.js";
 import { TOKEN_COLUMNS, type TokenColumns } from "../objects/token-view.js";
-import { calleeVerified } from "../objects/verified-store.js";
 
 /** A token_transfers row with its block and token (numerics as decimal strings). */
 export type TokenTransferRow = TokenColumns & {
@@ -51,9 +52,9 @@ const COLUMNS = `tt.block_number, tt.log_index, tt.batch_index, tt.transaction_h
 
 const JOINS = `join blocks b on b.number = tt.block_number left join tokens t on t.address = tt.token_address
   left join token_instances i on i.token_address = tt.token_address and i.token_id = tt.token_id
-  left join lateral (select x.to_address, x.input, ${calleeVerified(
+  left join lateral (select x.to_address, x.input, ${calleeVerifiedSql(
     "x.to_address",
-    "(select implementation from address_proxies where address = x.to_address order by block_number desc limit 1)",
+    newestProxySql("x.to_address"),
   )} as callee_verified from transactions x where x.hash = tt.transaction_hash) x on true
   ${FROM_FACTS.join} ${TO_FACTS.join}`;
 

@@ -3,9 +3,9 @@ import { fromBytea } from "../../db/bytes.js";
 import type { Gateways } from "../../token-workers/metadata/index.js";
 import type { AddressObject } from "../objects/address-view.js";
 import { checksummed } from "../objects/checksum.js";
-import { usecTimestamp } from "../objects/timestamp.js";
 import { type TokenInstanceObject, tokenInstanceView } from "../objects/token-instance-view.js";
 import { type TokenObject, tokenFactsFromRow, tokenView } from "../objects/token-view.js";
+import { usecTimestamp } from "../timestamp.js";
 import type { TokenTransferRow } from "./query.js";
 
 const ZERO = "0x0000000000000000000000000000000000000000";

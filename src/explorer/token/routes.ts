@@ -3,7 +3,7 @@ import { Type } from "@sinclair/typebox";
 import { InvalidInputError } from "../../errors/base.js";
 import type { ResourceOptions } from "../deps.js";
 import { ADDRESS_HASH_PATTERN, answers, NOT_FOUND } from "../errors.js";
-import { TOKEN_TYPE_LIST } from "../objects/nft-params.js";
+import { TOKEN_TYPE_LIST } from "../nft-params.js";
 import { TokenObjectSchema } from "../objects/token-schema.js";
 import { ADDRESS_PARAMS, lower, PAGING } from "../params.js";
 import { tokenCounters } from "./query.js";

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Null, Page, S } from "../objects/frontend-schema.js";
+import { Null, Page, S } from "../frontend-schema.js";
 
 export const FrontendTokenInfo = Type.Object({
   address_hash: S,

@@ -17,5 +17,6 @@ export const TopAccountsResponseSchema = Type.Object({
       items_count: Type.Integer(),
     }),
   ),
+  exchange_rate: OrNull(Type.String()),
   total_supply: OrNull(Type.String()),
 });

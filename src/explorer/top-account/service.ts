@@ -21,5 +21,6 @@ export async function topAccounts(
     deps,
     render: (rows, addresses) => rows.map((r) => topAccountView(r, addresses)),
   });
-  return { ...p, total_supply: null };
+  // No price source: Blockscout's exchange_rate (the coin's fiat value) is null without one.
+  return { ...p, exchange_rate: null, total_supply: null };
 }

@@ -1,8 +1,8 @@
 import type { Address, Hex } from "viem";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
+import { calleeVerifiedSql } from "../../verifier/store/index-fragments.js";
 import { type AddressFactColumns, addressFactsJoin } from "../objects/address-facts.js";
-import { calleeVerified } from "../objects/verified-store.js";
 import { TRANSACTION_TYPE_PREDICATES, type TransactionType } from "./filters.js";
 import { OP_COLUMNS, OP_JOIN, type OpColumns } from "./op-stack.js";
 
@@ -65,9 +65,10 @@ const CREATED_FACTS = addressFactsJoin("ac", "t.contract_address");
  * (init plans, run once per statement: the newest 101 entries of the blocks primary key).
  */
 /** Blockscout's AverageBlockTime in ms: the mean gap over the newest 100 blocks (0 with fewer than 2). */
-const BLOCK_TIME_MS = `(select case when count(*) < 2 then 0
+const blockTimeMsSql = (fewerThanTwo: "0" | "null") => `(select case when count(*) < 2 then ${fewerThanTwo}
     else round(extract(epoch from max(timestamp) - min(timestamp)) * 1000 / (count(*) - 1)) end::int8
   from (select timestamp from blocks order by number desc limit 101) bt)`;
+const BLOCK_TIME_MS = blockTimeMsSql("0");
 
 export const COLUMNS = `t.hash, t.block_number, t.index, t.from_address, t.to_address, t.value::text as value, t.nonce,
   t.gas::text as gas, t.gas_price::text as gas_price, t.max_fee_per_gas::text as max_fee_per_gas,
@@ -81,7 +82,7 @@ export const COLUMNS = `t.hash, t.block_number, t.index, t.from_address, t.to_ad
     and e.transaction_index = t.index and e.index > 0 and e.error is not null) as internal_error,
   t.has_token_transfers, t.creates_token,
   (select max(number) from blocks) as ctx_head, ${BLOCK_TIME_MS} as ctx_block_time_ms,
-  ${calleeVerified("t.to_address", "at.o_implementation")} as callee_verified,
+  ${calleeVerifiedSql("t.to_address", "at.o_implementation")} as callee_verified,
   ${FROM_FACTS.columns}, ${TO_FACTS.columns}, ${CREATED_FACTS.columns},
   ${OP_COLUMNS}`;
 
@@ -240,7 +241,7 @@ export async function rangeAddressTransactions(
   );
 }
 
-/** The number of the newest indexed block (confirmations are counted from it). */
+/** The number of the newest indexed block (a countdown is counted from it). */
 export async function headBlockNumber(db: Queryable): Promise<number | null> {
   const rows = await db.query<{ n: number | null }>("select max(number) as n from blocks");
   return rows[0]?.n ?? null;
@@ -248,8 +249,14 @@ export async function headBlockNumber(db: Queryable): Promise<number | null> {
 
 /** Blockscout's AverageBlockTime in milliseconds: the mean gap over the newest 100 blocks (0 with fewer than 2). */
 export async function averageBlockTimeMs(db: Queryable): Promise<number> {
-  const rows = await db.query<{ ms: number }>(`select ${BLOCK_TIME_MS} as ms`);
-  return rows[0]?.ms ?? 0;
+  return (await knownBlockTimeMs(db)) ?? 0;
+}
+
+/** The average block time, null while fewer than two blocks are indexed (a known average may be 0 s). */
+export async function knownBlockTimeMs(db: Queryable): Promise<number | null> {
+  const rows = await db.query<{ ms: number | string | null }>(`select ${blockTimeMsSql("null")} as ms`);
+  const ms = rows[0]?.ms;
+  return ms == null ? null : Number(ms);
 }
 
 /** One EIP-7702 authorization of a set-code transaction (numerics as decimal strings). */

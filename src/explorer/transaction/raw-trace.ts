@@ -1,23 +1,13 @@
 import { type Hex, numberToHex } from "viem";
+import type { InternalTransactionsRow } from "../../chain-store/rows.js";
 import { fromBytea, fromByteaOrNull, toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 
 /** A stored call frame (internal_transactions), numerics as strings. */
-export type FrameRow = {
-  index: number;
-  type: string;
-  call_type: string | null;
-  from_address: Uint8Array;
-  to_address: Uint8Array | null;
-  created_contract_address: Uint8Array | null;
-  value: string;
-  gas: string | null;
-  gas_used: string | null;
-  input: Uint8Array | null;
-  output: Uint8Array | null;
-  error: string | null;
-  trace_address: number[];
-};
+export type FrameRow = Omit<
+  InternalTransactionsRow,
+  "block_number" | "transaction_index" | "transaction_hash"
+>;
 
 /** The frames of a transaction in depth-first order (index (transaction_hash, index)). */
 export async function transactionFrames(db: Queryable, hash: Hex): Promise<FrameRow[]> {

@@ -5,9 +5,9 @@ import { verifiedAbisFor } from "../decoding/abi.js";
 import { type DecodedInput, decodeFunctionInput } from "../decoding/function-input.js";
 import type { ExplorerDeps, TokenTransfersOfTransaction } from "../deps.js";
 import { addressObjectsFromColumns, factColumns } from "../objects/address-facts.js";
-import { usecTimestamp } from "../objects/timestamp.js";
 import { indexedChainId } from "../objects/verified-store.js";
 import { PAGE_LIMIT, page } from "../paging.js";
+import { usecTimestamp } from "../timestamp.js";
 import { sortedAddressTransactionsPage } from "./address-sort.js";
 import type { AddressTxSort, SortedTxCursor } from "./filters.js";
 import {

@@ -3,7 +3,7 @@ import { fromBytea, fromByteaOrNull } from "../../db/bytes.js";
 import { type DecodedInput, decodeErrorData, methodName } from "../decoding/function-input.js";
 import type { AddressObject } from "../objects/address-view.js";
 import { checksummed } from "../objects/checksum.js";
-import { usecTimestamp } from "../objects/timestamp.js";
+import { usecTimestamp } from "../timestamp.js";
 import { type OpMembers, opExtraFee, opMembers } from "./op-stack.js";
 import type { AuthorizationRow, TransactionRow } from "./query.js";
 

@@ -1,7 +1,7 @@
 import type { Address } from "viem";
 import { fromBytea } from "../../db/bytes.js";
 import type { AddressObject } from "../objects/address-view.js";
-import { usecTimestamp } from "../objects/timestamp.js";
+import { usecTimestamp } from "../timestamp.js";
 import type { WithdrawalRow } from "./query.js";
 
 /** WithdrawalView for a block's list (the block is known: receiver instead of block fields). */

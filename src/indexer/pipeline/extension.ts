@@ -1,33 +1,59 @@
 import type { NodeCapabilities } from "../../chain/capabilities.js";
+import { fetchBlock } from "../../chain/fetch-block.js";
 import type { Rpc } from "../../chain/rpc.js";
 import type { FetchedBlock } from "../../chain/types.js";
 import type { Queryable } from "../../db/db.js";
 
 /**
+ * Every stage's id: its folder under `indexer/stages/` (`live-notify`: its file there). A stage a test composes for
+ * itself is named `test-…`.
+ */
+export type StageId =
+  | "core"
+  | "op-stack"
+  | "balances"
+  | "tokens"
+  | "proxies"
+  | "authorizations"
+  | "blobs"
+  | "auto-verify"
+  | "internal-transactions"
+  | "withdrawals"
+  | "block-rewards"
+  | "counters"
+  | "stats"
+  | "hot-contracts"
+  | "live-notify"
+  | `test-${string}`;
+
+/**
  * A part of the indexer that derives its own tables from blocks (balance changes, token transfers, ...).
  * The runtime calls it inside the same transactions as the core tables, so its rows move with the checkpoint:
  * nothing half-written survives a crash, nothing from an orphaned block survives a reorganisation.
+ * `T`: what its `afterFetch` brings for each block, read back in `write` through its `stageSlot`.
  */
-export type IndexerExtension = {
-  name: string;
-  /**
-   * Extra JSON-RPC data for one block, requested in the same tick as the core calls (one JSON-RPC batch).
-   * The result lands in `FetchedBlock.extra[name]`. Throw `InconsistentBlockError` from `write` if it turns out
-   * to belong to another version of the block; the runtime then fetches the range again.
-   */
-  fetchBlock?(rpc: Rpc, number: number, caps: NodeCapabilities): Promise<unknown>;
+export type IndexerExtension<T = unknown> = {
+  id: StageId;
   /**
    * Follow-up work on one fetched block that needs its contents (JSON-RPC calls about its transactions,
-   * CPU-heavy derivations): run as soon as the block has arrived, beside the writes of earlier ranges, not inside
-   * the batch transaction, which every range waits for. The result lands in `FetchedBlock.extra[name]`, in place of
-   * what `fetchBlock` brought (which it finds there).
+   * CPU-heavy derivations): run as soon as the block has arrived (`chain/fetch-block.ts`, whose members every stage
+   * may read), beside the writes of earlier ranges, not inside the batch transaction, which every range waits for.
+   * Every stage's `afterFetch` runs at once, so it reads the fetched block only, never another stage's result.
+   * Throw `InconsistentBlockError` from `write` if it turns out to belong to another version of the block; the
+   * runtime then fetches the range again.
    */
-  afterFetch?(rpc: Rpc, fetched: FetchedBlock, caps: NodeCapabilities): Promise<unknown>;
-  /** Writes derived rows for a batch of consecutive blocks, after the core rows, in the batch transaction. */
+  afterFetch?(rpc: Rpc, fetched: FetchedBlock, caps: NodeCapabilities): Promise<T>;
+  /**
+   * Writes derived rows for a batch of consecutive blocks, after the core rows, in the batch transaction.
+   * `history` (head first, docs/architecture.md): the batch is below the head: history catching up, or the head
+   * segment written again when history joins it; blocks newer than it may be indexed already. A stage must then
+   * not act as if the batch were the chain's newest (announce it, answer requests "at the head"), and facts it
+   * keeps across blocks must be exact in any order: sums, or "first seen" as the least block.
+   */
   write(
     tx: Queryable,
     batch: readonly FetchedBlock[],
-    ctx: { rpc: Rpc; caps: NodeCapabilities },
+    ctx: { rpc: Rpc; caps: NodeCapabilities; history?: boolean },
   ): Promise<void>;
   /** Deletes or restores everything derived from blocks above `ancestor`, in the reorg transaction. */
   revert(tx: Queryable, ancestor: number): Promise<void>;
@@ -36,3 +62,45 @@ export type IndexerExtension = {
   /** Stops background work the extension started; awaited at shutdown before the database closes. */
   stop?(): Promise<void>;
 };
+
+/** Where a stage's `afterFetch` result of a block is kept, typed for the stage (which alone reads it). */
+export type StageSlot<T> = { readonly id: StageId; of(fetched: FetchedBlock): T | undefined };
+
+/** The slot of stage `id`; undefined for a block fetched without the stage's `afterFetch` (a caller of its own). */
+export function stageSlot<T>(id: StageId): StageSlot<T> {
+  return { id, of: (fetched) => fetched.extra[id] as T | undefined };
+}
+
+/**
+ * The stages' work on fetched blocks goes one block per turn of the event loop. A range's blocks arrive in one
+ * JSON-RPC answer; deriving all of them in one go held the main thread for a range's worth of CPU, while the batch
+ * transaction's statement results waited to be read. Between two blocks' turns those results are read and the
+ * next statement sent, so the write of range N goes on while N+1 is derived.
+ */
+let turns: Promise<void> = Promise.resolve();
+function nextTurn(): Promise<void> {
+  turns = turns.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+  return turns;
+}
+
+/**
+ * One block as the indexer fetches it: the block with its receipts, traces and prestate diffs (one JSON-RPC batch),
+ * then, in the block's own turn of the event loop, every stage's `afterFetch` on it at once, each result kept under
+ * the stage's id. `beforeStages`: awaited between the two (history giving way to the API before its derivations).
+ */
+export async function fetchForStages(
+  rpc: Rpc,
+  number: number,
+  caps: NodeCapabilities,
+  stages: readonly IndexerExtension[],
+  beforeStages?: () => Promise<void>,
+): Promise<FetchedBlock> {
+  const fetched = await fetchBlock(rpc, number, caps);
+  await nextTurn();
+  if (beforeStages) await beforeStages();
+  const results = await Promise.all(stages.map((x) => x.afterFetch?.(rpc, fetched, caps)));
+  stages.forEach((x, i) => {
+    if (x.afterFetch) fetched.extra[x.id] = results[i];
+  });
+  return fetched;
+}

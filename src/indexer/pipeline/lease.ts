@@ -52,8 +52,86 @@ export function singleProcessLease(): IndexerLease {
   };
 }
 
-export function advisoryLockLease(databaseUrl: string, pollMs: number): IndexerLease {
+/**
+ * The connection that holds advisory locks: one per lease (the default), or one shared by the leases of every
+ * chain of a deployment, so many chains cost one lock connection. A failure of it loses every lock it held.
+ */
+export type LockSession = {
+  /** The connection, opened on first use and again after it failed or was closed. */
+  connect(): Promise<pg.Client>;
+  /** One statement on `c`, after the statements of the other leases on it (a client runs one at a time). */
+  query<T extends pg.QueryResultRow>(c: pg.Client, sql: string, params: unknown[]): Promise<T[]>;
+  /** Whether `c` is still the session's connection (the locks it took are still held). */
+  current(c: pg.Client): boolean;
+  /** Calls `fn` when the connection fails or ends by itself (not on close); returns the unsubscribe. */
+  onDropped(fn: () => void): () => void;
+  /** Ends the connection: PostgreSQL releases every lock it held. */
+  close(): Promise<void>;
+};
+
+export function lockSession(databaseUrl: string): LockSession {
   let client: pg.Client | null = null;
+  let connecting: Promise<pg.Client> | null = null;
+  const watchers = new Set<() => void>();
+  let queue: Promise<unknown> = Promise.resolve();
+  const open = async () => {
+    const c = new pg.Client({
+      connectionString: databaseUrl,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 5000,
+    });
+    const dropped = () => {
+      // Only the current connection holds locks: an old one ending (after close) changes nothing.
+      if (client !== c) return;
+      client = null;
+      for (const w of [...watchers]) w();
+    };
+    c.on("error", dropped);
+    c.on("end", dropped);
+    await c.connect();
+    client = c;
+    return c;
+  };
+  return {
+    connect() {
+      if (client) return Promise.resolve(client);
+      connecting ??= open().finally(() => {
+        connecting = null;
+      });
+      return connecting;
+    },
+    query<T extends pg.QueryResultRow>(c: pg.Client, sql: string, params: unknown[]) {
+      const run = queue.then(async () => (await c.query<T>(sql, params)).rows);
+      queue = run.catch(() => {});
+      return run;
+    },
+    current: (c) => client === c,
+    onDropped(fn) {
+      watchers.add(fn);
+      return () => watchers.delete(fn);
+    },
+    async close() {
+      const c = client;
+      client = null;
+      await c?.end().catch(() => {});
+    },
+  };
+}
+
+/**
+ * `key`: the lock of one chain's index; the first chain's is LOCK_KEY, a further chain of the deployment passes
+ * its own (app/roles/chains.ts), so the chains' indexers never wait on each other. `session`: a lock connection
+ * shared with other leases (released by unlocking, the connection stays); without it the lease has its own.
+ */
+export function advisoryLockLease(
+  databaseUrl: string,
+  pollMs: number,
+  key: readonly [number, number] = LOCK_KEY,
+  session?: LockSession,
+): IndexerLease {
+  const locks = session ?? lockSession(databaseUrl);
+  let holding: pg.Client | null = null;
+  let unwatch = () => {};
   let held = false;
   let onLost!: () => void;
   let lost!: Promise<void>;
@@ -64,36 +142,26 @@ export function advisoryLockLease(databaseUrl: string, pollMs: number): IndexerL
   };
   nextHold();
   const losses = { count: 0, lastAt: null as Date | null };
-  const connect = async () => {
-    if (client) return client;
-    const c = new pg.Client({
-      connectionString: databaseUrl,
-      keepAlive: true,
-      keepAliveInitialDelayMillis: 5000,
-    });
-    const dropped = () => {
-      // Only the current connection holds the lock: an old one ending (after release) changes nothing.
-      if (client !== c) return;
-      client = null;
-      if (held) {
-        held = false;
-        losses.count++;
-        losses.lastAt = new Date();
-        onLost();
-        nextHold();
-      }
-    };
-    c.on("error", dropped);
-    c.on("end", dropped);
-    await c.connect();
-    client = c;
-    return c;
+  const dropped = () => {
+    if (!held) return;
+    held = false;
+    holding = null;
+    unwatch();
+    losses.count++;
+    losses.lastAt = new Date();
+    onLost();
+    nextHold();
   };
   const tryAcquire = async () => {
     if (held) return true;
-    const c = await connect();
-    const r = await c.query<{ ok: boolean }>("select pg_try_advisory_lock($1, $2) as ok", [...LOCK_KEY]);
-    held = r.rows[0]?.ok === true;
+    const c = await locks.connect();
+    const rows = await locks.query<{ ok: boolean }>(c, "select pg_try_advisory_lock($1, $2) as ok", [...key]);
+    if (rows[0]?.ok !== true) return false;
+    held = true;
+    holding = c;
+    unwatch = locks.onDropped(dropped);
+    // The connection failed while the lock was being taken: that hold is already lost.
+    if (!locks.current(c)) dropped();
     return held;
   };
   return {
@@ -114,11 +182,18 @@ export function advisoryLockLease(databaseUrl: string, pollMs: number): IndexerL
     lost: () => (held ? lost : Promise.resolve()),
     losses: () => ({ ...losses }),
     async release() {
-      const c = client;
-      client = null;
+      const c = holding;
+      const was = held;
       held = false;
-      // Closing the session releases the lock.
-      await c?.end().catch(() => {});
+      holding = null;
+      unwatch();
+      if (!session) {
+        // Closing the session releases the lock.
+        await locks.close();
+        return;
+      }
+      if (was && c && locks.current(c))
+        await locks.query(c, "select pg_advisory_unlock($1, $2)", [...key]).catch(() => {});
     },
   };
 }

@@ -5,13 +5,19 @@ export type ProgressSnapshot = {
   blocksPerSecond: number;
   etaSeconds: number | null;
   caughtUp: boolean;
+  /** Head first: history catching up beside the head (null when the index is one range). */
+  history: HistoryProgress | null;
 };
+
+/** History's cursor (null before its first batch) below the head segment starting at `headStart`. */
+export type HistoryProgress = { start: number; block: number | null; headStart: number };
 
 export class Progress {
   height: number | null = null;
   head: number | null = null;
   caughtUp = false;
   lastError: string | null = null;
+  history: HistoryProgress | null = null;
   private samples: Array<{ t: number; h: number }> = [];
 
   update(height: number | null, head: number | null, now = Date.now()) {
@@ -36,6 +42,7 @@ export class Progress {
       blocksPerSecond: rate,
       etaSeconds: left !== null && rate > 0 ? left / rate : left === 0 ? 0 : null,
       caughtUp: this.caughtUp,
+      history: this.history && { ...this.history },
     };
   }
 }
@@ -48,6 +55,12 @@ export function formatDuration(s: number | null): string {
 }
 
 export function formatProgress(p: ProgressSnapshot): string {
+  if (p.caughtUp && p.history) {
+    const h = p.history;
+    const done = (h.block ?? h.start - 1) - h.start + 1;
+    const pct = ((done / Math.max(1, h.headStart - h.start)) * 100).toFixed(1);
+    return `indexing history: block ${h.block ?? "-"} of ${h.headStart - 1} (${pct}%); head at ${p.height ?? "-"}`;
+  }
   const pct = p.head ? (((p.height ?? 0) / p.head) * 100).toFixed(1) : "0.0";
   return `indexing: block ${p.height ?? "-"} of ${p.head ?? "?"} (${pct}%), ${p.blocksPerSecond.toFixed(1)} blocks/s, ${formatDuration(p.etaSeconds)} left`;
 }
@@ -65,7 +78,7 @@ export function reportProgress(
   let shown = false;
   const tick = () => {
     const s = progress.snapshot();
-    if (s.caughtUp) {
+    if (s.caughtUp && !s.history) {
       if (shown && tty) stream.write("\r\x1b[2K");
       shown = false;
       return;
@@ -79,6 +92,7 @@ export function reportProgress(
         {
           height: s.height,
           head: s.head,
+          ...(s.history ? { history_block: s.history.block, head_start: s.history.headStart } : {}),
           blocks_per_second: Number(s.blocksPerSecond.toFixed(2)),
           eta_seconds: s.etaSeconds === null ? null : Math.round(s.etaSeconds),
         },

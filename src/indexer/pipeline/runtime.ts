@@ -1,28 +1,61 @@
 import type { Hash } from "viem";
 import type { NodeCapabilities } from "../../chain/capabilities.js";
-import { fetchBlock, toQuantity } from "../../chain/fetch-block.js";
+import { toQuantity } from "../../chain/fetch-block.js";
 import { type Rpc, sleep, withRetry } from "../../chain/rpc.js";
 import type { FetchedBlock, RpcBlock } from "../../chain/types.js";
 import {
   initState,
+  joinCheckpoint,
   lockCheckpoint,
+  lockHistory,
   moveCheckpoint,
+  moveHistory,
   readState,
+  splitCheckpoint,
   storedHashes,
 } from "../../chain-store/checkpoint.js";
-import type { Db } from "../../db/db.js";
+import type { Db, Queryable } from "../../db/db.js";
 import { LookoutError } from "../../errors/base.js";
 import type { Logger } from "../../util/logger.js";
+import type { RequestActivity } from "../../util/request-activity.js";
 import { FatalIndexerError, InconsistentBlockError } from "./errors.js";
-import type { IndexerExtension } from "./extension.js";
+import { fetchForStages, type IndexerExtension } from "./extension.js";
 import { Progress } from "./progress.js";
+
+/** The first range of a row-sized start, before the rows per block are known. */
+const PROBE_BLOCKS = 10;
+/** The rate of the next range is that of the last this many blocks (the next blocks are most like the newest). */
+const RATE_BLOCKS = 8;
+/**
+ * Pacing history beside the API (IndexerDeps.pacing): when the API answered a request this recently, history's
+ * ranges are this many times smaller (shorter steps for a request to share the machine with).
+ */
+const PACE_BUSY_WITHIN_MS = 1_000;
+const PACE_RANGE_DIVISOR = 8;
+
+function observeRows(rate: number[], batch: readonly FetchedBlock[]): void {
+  for (const f of batch.slice(-RATE_BLOCKS)) rate.push(1 + f.block.transactions.length);
+  rate.splice(0, rate.length - RATE_BLOCKS);
+}
 
 export type IndexerOptions = {
   startBlock: number;
   reorgDepth: number;
+  /** Blocks per batch; with `batchTransactions`, the most blocks a batch holds. */
   batchSize: number;
+  /**
+   * Batches sized by rows: a batch holds about this many transactions plus blocks (each block is a row too), so a
+   * busy chain's batch and a quiet chain's cost about the same. The range size follows the rows per block of the
+   * ranges fetched so far. Unset: every batch is `batchSize` blocks.
+   */
+  batchTransactions?: number;
   fetchConcurrency: number;
   pollIntervalMs: number;
+  /**
+   * Head first: when more than this many blocks are behind the head, the head is indexed from the newest
+   * `batchSize` blocks on while history catches up beside it (0: always in order from the checkpoint).
+   */
+  headFirstBlocks?: number;
   /** Local development chain: a different chain behind the URL wipes the index instead of stopping. */
   resetOnNewChain?: boolean;
 };
@@ -37,9 +70,18 @@ export type IndexerDeps = {
   options: IndexerOptions;
   /** Called after each committed range with its size and write time (metrics). */
   onBatch?: (blocks: number, writeMs: number) => void;
+  /**
+   * The API of the same process (`lookout start`): while a request is in flight, history catching up beside the
+   * head waits before each fetch, derivation and statement, in smaller ranges; the head never waits. Unset (or no
+   * request in flight): history runs at full speed.
+   */
+  pacing?: RequestActivity;
 };
 
 type Tip = { number: number; hash: Hash } | null;
+type Tx = Queryable;
+/** History catching up beside the head: [startBlock .. history] is indexed, the head segment starts at headStart. */
+type Split = { headStart: number; history: Tip };
 
 /**
  * Joins sync and the stages: catches up from the checkpoint to the head with concurrent range fetches, each
@@ -49,7 +91,19 @@ type Tip = { number: number; hash: Hash } | null;
 export class Indexer {
   readonly progress = new Progress();
   chainId: number | null = null;
+  /** The head cursor: the last block of the head segment (of the whole index when not split). */
   private tip: Tip = null;
+  private split: Split | null = null;
+  /** A split decided by `step`, made in the transaction of the head segment's first batch. */
+  private pendingSplit: number | null = null;
+  private historyRun: Promise<void> | null = null;
+  private historyFatal: unknown = null;
+  /** Every write transaction (head, history, reorg, join) runs alone in this process, in arrival order. */
+  private writing: Promise<unknown> = Promise.resolve();
+  /** Head writes (batches, reorgs) queued behind another write: history then does not pause for the API. */
+  private headWaiting = 0;
+  /** History steps waiting for the API now: a head write that queues lets them go at once (one may hold the writer). */
+  private readonly givingWay = new Set<() => void>();
   private readonly extensions: readonly IndexerExtension[];
 
   constructor(private readonly deps: IndexerDeps) {
@@ -99,13 +153,15 @@ export class Indexer {
     }
     if (!same)
       await initState(db, { chainId: this.chainId, startBlock: options.startBlock, startHash: start.hash });
-    const s = await readState(db);
-    this.tip = s?.lastBlock != null && s.lastHash ? { number: s.lastBlock, hash: s.lastHash } : null;
+    await this.loadCursors(db);
     this.progress.update(this.tip?.number ?? null, null);
     this.log.info(
       {
         chain_id: this.chainId,
         checkpoint: this.tip?.number ?? null,
+        ...(this.split
+          ? { head_start: this.split.headStart, history_block: this.split.history?.number ?? null }
+          : {}),
         traces: this.deps.caps.traces,
         chain_type: this.deps.caps.chainType,
       },
@@ -121,8 +177,18 @@ export class Indexer {
   /** Runs until `signal` aborts. Transient errors are logged and retried; fatal ones are thrown. */
   async run(signal: AbortSignal): Promise<void> {
     if (this.chainId === null) await this.init(signal);
+    try {
+      await this.runHead(signal);
+    } finally {
+      await this.historyRun;
+    }
+  }
+
+  private async runHead(signal: AbortSignal): Promise<void> {
     let failures = 0;
     while (!signal.aborted) {
+      this.startHistory(signal);
+      if (this.historyFatal) throw this.historyFatal;
       try {
         const moved = await this.step(signal);
         failures = 0;
@@ -155,7 +221,13 @@ export class Indexer {
         return true;
       }
     }
-    const from = this.tip ? this.tip.number + 1 : options.startBlock;
+    let from = this.tip ? this.tip.number + 1 : (this.split?.headStart ?? options.startBlock);
+    const gap = options.headFirstBlocks ?? 0;
+    if (!this.split && gap > 0 && head - from + 1 > gap) {
+      // Head first: the newest batch now, the blocks between the checkpoint and it by the history writer.
+      this.pendingSplit = Math.max(from + 1, head - this.rangeSize(this.headRate) + 1);
+      from = this.pendingSplit;
+    }
     if (head < from) {
       if (!this.progress.caughtUp)
         this.log.info(
@@ -170,27 +242,13 @@ export class Indexer {
     return true;
   }
 
-  private async fetchRange(from: number, to: number): Promise<FetchedBlock[]> {
+  private async fetchRange(from: number, to: number, pace?: () => Promise<void>): Promise<FetchedBlock[]> {
     const { rpc, caps } = this.deps;
     return withRetry(
       async () => {
         const numbers = Array.from({ length: to - from + 1 }, (_, i) => from + i);
         const blocks = await Promise.all(
-          numbers.map(async (n) => {
-            const [fetched, ...extras] = await Promise.all([
-              fetchBlock(rpc, n, caps),
-              ...this.extensions.map((x) => (x.fetchBlock ? x.fetchBlock(rpc, n, caps) : undefined)),
-            ]);
-            this.extensions.forEach((x, i) => {
-              if (x.fetchBlock) fetched.extra[x.name] = extras[i];
-            });
-            await Promise.all(
-              this.extensions.map(async (x) => {
-                if (x.afterFetch) fetched.extra[x.name] = await x.afterFetch(rpc, fetched, caps);
-              }),
-            );
-            return fetched;
-          }),
+          numbers.map((n) => fetchForStages(rpc, n, caps, this.extensions, pace)),
         );
         for (let i = 1; i < blocks.length; i++) {
           if (blocks[i]!.block.parentHash !== blocks[i - 1]!.block.hash)
@@ -206,108 +264,425 @@ export class Indexer {
     );
   }
 
-  /** Fetches ranges concurrently, writes them strictly in order; stops at a parent-hash mismatch. */
-  private async catchUp(from: number, head: number, signal?: AbortSignal): Promise<void> {
-    const { batchSize, fetchConcurrency } = this.deps.options;
+  /**
+   * Fetches the ranges of [from .. to] concurrently (`INDEX_CONCURRENCY` in flight) and hands them to `consume`
+   * strictly in order; stops when `consume` returns false. With `pace` (history beside the API), each range is
+   * launched, and each fetched block derived, only after `pace` resolves; while the API is in use, one smaller range
+   * at a time.
+   */
+  private async inOrder(
+    from: number,
+    to: number,
+    rate: number[],
+    consume: (batch: FetchedBlock[]) => Promise<boolean>,
+    signal?: AbortSignal,
+    pace?: () => Promise<void>,
+  ): Promise<void> {
+    const { fetchConcurrency } = this.deps.options;
     let next = from;
     const inflight: Array<Promise<FetchedBlock[]>> = [];
-    const launch = () => {
-      while (inflight.length < fetchConcurrency && next <= head) {
+    const launch = async () => {
+      for (;;) {
+        // While the API is in use, one small range at a time: fewer answers of the node to parse under a request.
+        const small = pace !== undefined && this.apiInUse();
+        if (inflight.length >= (small ? 1 : fetchConcurrency) || next > to || signal?.aborted) return;
+        if (pace) await pace();
         const a = next;
-        const b = Math.min(head, a + batchSize - 1);
-        const p = this.fetchRange(a, b);
+        const b = Math.min(to, a + this.rangeSize(rate, small) - 1);
+        const p = this.fetchRange(a, b, pace);
         p.catch(() => {}); // observed below, or dropped when we stop early
         inflight.push(p);
         next = b + 1;
       }
     };
-    launch();
+    await launch();
     while (inflight.length > 0 && !signal?.aborted) {
       const batch = await inflight.shift()!;
-      const first = batch[0]!.block;
-      if (this.tip && first.parentHash !== this.tip.hash) {
-        await this.handleReorg();
-        return;
-      }
-      await this.writeBatch(batch);
-      this.progress.update(this.tip!.number, null);
-      launch();
+      observeRows(rate, batch);
+      if (!(await consume(batch))) return;
+      await launch();
     }
   }
 
-  private async writeBatch(batch: FetchedBlock[]): Promise<void> {
-    const { db, rpc, caps } = this.deps;
-    const last = batch[batch.length - 1]!.block;
-    const t0 = performance.now();
-    await db.transaction(async (tx) => {
-      await this.fence(tx);
-      for (const x of this.extensions) await x.write(tx, batch, { rpc, caps });
-      await moveCheckpoint(tx, Number(last.number), last.hash);
+  /**
+   * Rows (transactions + blocks) of the last blocks fetched, newest last: the rate the next range is sized by. The
+   * head and history each have their own (a busy head says little about the history's blocks).
+   */
+  private readonly headRate: number[] = [];
+  private readonly historyRate: number[] = [];
+
+  /**
+   * Blocks in the next range: `batchSize`, or with `batchTransactions` as many as hold about that many rows at
+   * the rate seen so far (before any range is seen, a probe of a few blocks: a busy chain's first batch is then
+   * not `batchSize` full blocks, and the head of a head-first start arrives sooner). `small`: history while the API
+   * is in use, a fraction of that (each fetch, derivation and statement shorter for a request to wait behind).
+   */
+  private rangeSize(rate: readonly number[], small = false): number {
+    const { batchSize, batchTransactions } = this.deps.options;
+    const divisor = small ? PACE_RANGE_DIVISOR : 1;
+    if (!batchTransactions) return Math.max(1, Math.round(batchSize / divisor));
+    if (!rate.length) return Math.min(batchSize, PROBE_BLOCKS);
+    const perBlock = rate.reduce((s, n) => s + n, 0) / rate.length;
+    return Math.max(1, Math.min(batchSize, Math.round(batchTransactions / divisor / perBlock)));
+  }
+
+  /** The API of this process answered a request lately (history then goes in smaller ranges). */
+  private apiInUse(): boolean {
+    return this.deps.pacing?.busyWithin(PACE_BUSY_WITHIN_MS) ?? false;
+  }
+
+  /**
+   * History's turn to give way: resolves when no API request is in flight (at once without pacing, or when the
+   * head has a write waiting: the head never waits for the API through history).
+   */
+  private readonly giveWay = (): Promise<void> => {
+    const pacing = this.deps.pacing;
+    if (!pacing || this.headWaiting > 0 || (!pacing.busy && pacing.waiting === 0)) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const go = () => {
+        this.givingWay.delete(go);
+        resolve();
+      };
+      this.givingWay.add(go);
+      void pacing.idle().then(go);
     });
-    this.tip = { number: Number(last.number), hash: last.hash };
-    this.deps.onBatch?.(batch.length, performance.now() - t0);
-    this.log.debug({ from: Number(batch[0]!.block.number), to: this.tip.number }, "Committed blocks");
-    for (const x of this.extensions) x.afterCommit?.(this.tip.number);
+  };
+
+  /** `tx` whose every statement first gives way to the API (history's batch transaction). */
+  private paced(tx: Tx): Tx {
+    if (!this.deps.pacing) return tx;
+    return {
+      query: async (sql, params, opts) => {
+        await this.giveWay();
+        return tx.query(sql, params, opts);
+      },
+      exec: async (sql) => {
+        await this.giveWay();
+        return tx.exec(sql);
+      },
+      ...(tx.copyFrom
+        ? {
+            copyFrom: async (table: string, columns: readonly string[], data: string) => {
+              await this.giveWay();
+              return tx.copyFrom!(table, columns, data);
+            },
+          }
+        : {}),
+    };
+  }
+
+  /** Indexes the head segment (the whole index when not split) from `from` to `head`; stops at a reorg. */
+  private async catchUp(from: number, head: number, signal?: AbortSignal): Promise<void> {
+    await this.inOrder(
+      from,
+      head,
+      this.headRate,
+      async (batch) => {
+        const first = batch[0]!.block;
+        if (this.tip && this.pendingSplit === null && first.parentHash !== this.tip.hash) {
+          await this.handleReorg();
+          return false;
+        }
+        await this.writeBatch(batch);
+        this.progress.update(this.tip!.number, null);
+        return true;
+      },
+      signal,
+    );
+  }
+
+  /** Runs `fn` after every write transaction this process started before it (head, history, reorg, join). */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.writing.then(fn, fn);
+    this.writing = run.catch(() => {});
+    return run;
+  }
+
+  /** A head write (batch, reorg) after every write before it; history stops giving way to the API meanwhile. */
+  private headExclusive<T>(fn: () => Promise<T>): Promise<T> {
+    this.headWaiting++;
+    for (const go of [...this.givingWay]) go();
+    let counted = true;
+    const uncount = () => {
+      if (counted) this.headWaiting--;
+      counted = false;
+    };
+    return this.exclusive(async () => {
+      uncount();
+      return fn();
+    }).finally(uncount);
+  }
+
+  private writeBatch(batch: FetchedBlock[]): Promise<void> {
+    return this.headExclusive(async () => {
+      const { db, rpc, caps } = this.deps;
+      const last = batch[batch.length - 1]!.block;
+      const split = this.pendingSplit;
+      const t0 = performance.now();
+      const first = batch[0]!.block;
+      // Checked again here: a join or a reorg may have moved the cursor while the batch waited its turn.
+      if (split === null && this.tip && first.parentHash !== this.tip.hash)
+        throw new InconsistentBlockError(`Block ${Number(first.number)} does not follow the indexed head.`);
+      await db.transaction(async (tx) => {
+        await this.fence(tx);
+        if (split !== null) await splitCheckpoint(tx, split);
+        for (const x of this.extensions) await x.write(tx, batch, { rpc, caps });
+        await moveCheckpoint(tx, Number(last.number), last.hash);
+      });
+      if (split !== null) {
+        this.split = { headStart: split, history: this.tip };
+        this.pendingSplit = null;
+        this.progress.history = {
+          start: this.deps.options.startBlock,
+          block: this.tip?.number ?? null,
+          headStart: split,
+        };
+        this.log.info(
+          { head_start: split, history_block: this.tip?.number ?? null },
+          "Indexing the head first; history catches up beside it",
+        );
+      }
+      this.tip = { number: Number(last.number), hash: last.hash };
+      this.deps.onBatch?.(batch.length, performance.now() - t0);
+      this.log.debug({ from: Number(batch[0]!.block.number), to: this.tip.number }, "Committed blocks");
+      for (const x of this.extensions) x.afterCommit?.(this.tip.number);
+    });
+  }
+
+  /** Reads both cursors from the database (at start, and when another writer moved one). */
+  private async loadCursors(db: Queryable): Promise<void> {
+    const s = await readState(db);
+    this.tip = s?.lastBlock != null && s.lastHash ? { number: s.lastBlock, hash: s.lastHash } : null;
+    this.split =
+      s?.headStart != null
+        ? {
+            headStart: s.headStart,
+            history:
+              s.historyBlock != null && s.historyHash
+                ? { number: s.historyBlock, hash: s.historyHash }
+                : null,
+          }
+        : null;
+    this.pendingSplit = null;
+    this.progress.history =
+      this.split && s
+        ? { start: s.startBlock, block: this.split.history?.number ?? null, headStart: this.split.headStart }
+        : null;
+  }
+
+  /** Starts the history writer when the index is split and it is not running. */
+  private startHistory(signal: AbortSignal): void {
+    if (!this.split || this.historyRun) return;
+    this.historyRun = this.runHistory(signal).finally(() => {
+      this.historyRun = null;
+    });
+  }
+
+  /** Catches history up to the head segment, then joins them; retries transient failures like the head. */
+  private async runHistory(signal: AbortSignal): Promise<void> {
+    let failures = 0;
+    while (!signal.aborted && this.split) {
+      try {
+        await this.historyStep(this.split, signal);
+        failures = 0;
+      } catch (e) {
+        if (e instanceof FatalIndexerError) {
+          this.historyFatal = e;
+          return;
+        }
+        failures++;
+        const delay = Math.min(30_000, 500 * 2 ** Math.min(failures, 6));
+        this.log.warn({ err: e, retry_in_ms: delay }, "Indexing history failed; retrying");
+        await sleep(delay, signal);
+      }
+    }
+  }
+
+  private async historyStep(split: Split, signal: AbortSignal): Promise<void> {
+    const from = split.history ? split.history.number + 1 : this.deps.options.startBlock;
+    const to = split.headStart - 1;
+    await this.inOrder(
+      from,
+      to,
+      this.historyRate,
+      async (batch) => {
+        if (this.split !== split) return false;
+        const first = batch[0]!.block;
+        // History is far below any reorganisation: a gap here is a node that changed its answer meanwhile.
+        if (split.history && first.parentHash !== split.history.hash)
+          throw new InconsistentBlockError(
+            `Block ${Number(first.number)} does not follow the indexed history.`,
+          );
+        // A range fetched before the API got busy is written in the smaller ranges of a busy API: a request then
+        // shares the machine with one short transaction, not with the whole range's.
+        const size = this.apiInUse() ? this.rangeSize(this.historyRate, true) : batch.length;
+        for (let i = 0; i < batch.length; i += size) {
+          if (this.split !== split) return false;
+          await this.writeHistoryBatch(split, batch.slice(i, i + size));
+        }
+        return true;
+      },
+      signal,
+      this.deps.pacing ? this.giveWay : undefined,
+    );
+    if (this.split === split && !signal.aborted && (split.history?.number ?? from - 1) === to)
+      await this.join(split, signal);
+  }
+
+  private writeHistoryBatch(split: Split, batch: FetchedBlock[]): Promise<void> {
+    return this.exclusive(async () => {
+      const { db, rpc, caps } = this.deps;
+      const last = batch[batch.length - 1]!.block;
+      const t0 = performance.now();
+      await this.giveWay();
+      await db.transaction(async (raw) => {
+        const tx = this.paced(raw);
+        await this.historyFence(tx, split);
+        for (const x of this.extensions) await x.write(tx, batch, { rpc, caps, history: true });
+        await moveHistory(tx, Number(last.number), last.hash);
+      });
+      split.history = { number: Number(last.number), hash: last.hash };
+      if (this.progress.history) this.progress.history.block = split.history.number;
+      this.deps.onBatch?.(batch.length, performance.now() - t0);
+      this.log.debug({ from: Number(batch[0]!.block.number), to: split.history.number }, "Committed history");
+      for (const x of this.extensions) x.afterCommit?.(split.history.number);
+    });
+  }
+
+  /**
+   * History reached the head segment. In one transaction: the head segment's rows are undone (every stage's
+   * revert, as for a reorganisation down to the block before it), and its blocks fetched again and written in
+   * order on top of the complete history, so every table ends as a clean sequential index would have it. Readers
+   * see the head segment throughout (the old rows until the commit, the new ones after).
+   */
+  private join(split: Split, signal: AbortSignal): Promise<void> {
+    return this.exclusive(async () => {
+      const { db, rpc, caps } = this.deps;
+      if (this.split !== split || !split.history) return;
+      const base = split.history;
+      const tip = this.tip;
+      const t0 = performance.now();
+      await db.transaction(async (tx) => {
+        await this.historyFence(tx, split);
+        if (!(await lockCheckpoint(tx, tip))) throw await this.moved(tx, tip);
+        await this.revertAll(tx, split.headStart - 1);
+        let parent = base;
+        if (tip) {
+          await this.inOrder(
+            split.headStart,
+            tip.number,
+            this.headRate,
+            async (batch) => {
+              const first = batch[0]!.block;
+              const last = batch[batch.length - 1]!.block;
+              if (first.parentHash !== parent.hash)
+                throw new InconsistentBlockError(`The head segment changed while history joined it.`);
+              for (const x of this.extensions) await x.write(tx, batch, { rpc, caps, history: true });
+              parent = { number: Number(last.number), hash: last.hash };
+              return true;
+            },
+            signal,
+          );
+          // The head cursor is where it was: a reorganisation meanwhile is the head writer's to handle first.
+          if (parent.number !== tip.number || parent.hash !== tip.hash)
+            throw new InconsistentBlockError(`The head moved while history joined it; joining again.`);
+        }
+        await joinCheckpoint(tx, parent.number, parent.hash);
+      });
+      this.split = null;
+      this.progress.history = null;
+      this.tip = tip ?? base;
+      this.log.info(
+        {
+          head_start: split.headStart,
+          rewritten: tip ? tip.number - split.headStart + 1 : 0,
+          ms: Math.round(performance.now() - t0),
+        },
+        "History caught up with the head; the index is one range again",
+      );
+      for (const x of this.extensions) x.afterCommit?.(this.tip.number);
+    });
   }
 
   /** First statement of every write: the checkpoint must still be the tip this indexer holds (see lease.ts). */
-  private async fence(tx: Parameters<Parameters<Db["transaction"]>[0]>[0]): Promise<void> {
+  private async fence(tx: Tx): Promise<void> {
     if (await lockCheckpoint(tx, this.tip)) return;
-    // Another writer moved it (the previous lease holder's last batch landed after we read the tip): nothing is
-    // written; the tip is read again and the step retried from there.
-    const s = await readState(tx);
-    this.tip = s?.lastBlock != null && s.lastHash ? { number: s.lastBlock, hash: s.lastHash } : null;
-    throw new LookoutError({
+    throw await this.moved(tx, this.tip);
+  }
+
+  /** The history writer's fence: its cursor and the head segment's start are still what this indexer holds. */
+  private async historyFence(tx: Tx, split: Split): Promise<void> {
+    if (await lockHistory(tx, split.headStart, split.history)) return;
+    throw await this.moved(tx, this.tip);
+  }
+
+  /**
+   * Another writer moved a cursor (the previous lease holder's last batch landed after we read it): nothing is
+   * written; the cursors are read again after the rollback and the step retried from there.
+   */
+  private async moved(tx: Tx, tip: Tip): Promise<LookoutError> {
+    await this.loadCursors(tx);
+    return new LookoutError({
       code: "checkpoint_moved",
-      shortMessage: `Another indexer moved the checkpoint (now ${this.tip?.number ?? "none"}); continuing from it.`,
+      shortMessage: `Another indexer moved the checkpoint (this one held ${tip?.number ?? "none"}); continuing from it.`,
     });
   }
 
-  private async revertAll(tx: Parameters<Parameters<Db["transaction"]>[0]>[0], ancestor: number) {
+  private async revertAll(tx: Tx, ancestor: number) {
     // Last written, first undone: an extension may read rows written before its own (counters) to undo itself.
     for (const x of [...this.extensions].reverse()) await x.revert(tx, ancestor);
   }
 
-  /** Walks back from the stored tip to the newest block the node still has, and deletes everything above it. */
-  private async handleReorg(): Promise<void> {
-    const { db, rpc, options } = this.deps;
-    const tip = this.tip!;
-    const lowest = Math.max(options.startBlock, tip.number - options.reorgDepth);
-    let ancestor: { number: number; hash: Hash } | null = null;
-    const chunk = 32;
-    for (let hi = tip.number; hi >= lowest && !ancestor; hi -= chunk) {
-      const lo = Math.max(lowest, hi - chunk + 1);
-      const stored = await storedHashes(db, lo, hi);
-      const nodeBlocks = await Promise.all(
-        Array.from({ length: hi - lo + 1 }, (_, i) =>
-          rpc.request<RpcBlock | null>("eth_getBlockByNumber", [toQuantity(hi - i), false]),
-        ),
-      );
-      for (const b of nodeBlocks) {
-        if (b && stored.get(Number(b.number)) === b.hash) {
-          ancestor = { number: Number(b.number), hash: b.hash };
-          break;
+  /**
+   * Walks back from the stored tip to the newest block the node still has, and deletes everything above it. While
+   * history catches up, only the head segment is walked: when the node has none of it, the whole segment goes and
+   * is indexed again from its start.
+   */
+  private handleReorg(): Promise<void> {
+    return this.headExclusive(async () => {
+      const { db, rpc, options } = this.deps;
+      const tip = this.tip;
+      if (!tip) return;
+      const floor = this.split?.headStart ?? options.startBlock;
+      const lowest = Math.max(floor, tip.number - options.reorgDepth);
+      let ancestor: { number: number; hash: Hash } | null = null;
+      const chunk = 32;
+      for (let hi = tip.number; hi >= lowest && !ancestor; hi -= chunk) {
+        const lo = Math.max(lowest, hi - chunk + 1);
+        const stored = await storedHashes(db, lo, hi);
+        const nodeBlocks = await Promise.all(
+          Array.from({ length: hi - lo + 1 }, (_, i) =>
+            rpc.request<RpcBlock | null>("eth_getBlockByNumber", [toQuantity(hi - i), false]),
+          ),
+        );
+        for (const b of nodeBlocks) {
+          if (b && stored.get(Number(b.number)) === b.hash) {
+            ancestor = { number: Number(b.number), hash: b.hash };
+            break;
+          }
         }
       }
-    }
-    if (!ancestor) {
-      throw new FatalIndexerError({
-        code: "reorg_too_deep",
-        shortMessage: `The chain reorganised deeper than REORG_DEPTH (${options.reorgDepth} blocks below ${tip.number}), or the node now serves another chain.`,
-        metaMessages: ["Raise REORG_DEPTH and restart, or re-index into an empty database."],
+      const wholeSegment = !ancestor && this.split !== null && lowest === floor;
+      if (!ancestor && !wholeSegment) {
+        throw new FatalIndexerError({
+          code: "reorg_too_deep",
+          shortMessage: `The chain reorganised deeper than REORG_DEPTH (${options.reorgDepth} blocks below ${tip.number}), or the node now serves another chain.`,
+          metaMessages: ["Raise REORG_DEPTH and restart, or re-index into an empty database."],
+        });
+      }
+      const a = ancestor;
+      const to = a ? a.number : floor - 1;
+      await db.transaction(async (tx) => {
+        await this.fence(tx);
+        await this.revertAll(tx, to);
+        await moveCheckpoint(tx, a?.number ?? null, a?.hash ?? null);
       });
-    }
-    const a = ancestor;
-    await db.transaction(async (tx) => {
-      await this.fence(tx);
-      await this.revertAll(tx, a.number);
-      await moveCheckpoint(tx, a.number, a.hash);
+      this.log.info(
+        { chain_id: this.chainId, depth: tip.number - to, ancestor: to, old_tip: tip.number },
+        "Reorged blocks",
+      );
+      this.tip = a;
+      this.progress.update(a?.number ?? null, null);
     });
-    this.log.info(
-      { chain_id: this.chainId, depth: tip.number - a.number, ancestor: a.number, old_tip: tip.number },
-      "Reorged blocks",
-    );
-    this.tip = a;
-    this.progress.update(a.number, null);
   }
 }

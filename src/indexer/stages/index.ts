@@ -8,10 +8,12 @@ import { blobsExtension } from "./blobs/extension.js";
 import { blockRewardsExtension } from "./block-rewards/extension.js";
 import { coreRowsExtension } from "./core/extension.js";
 import { countersExtension } from "./counters/extension.js";
+import { hotContractsExtension } from "./hot-contracts/extension.js";
 import { internalTransactionsExtension } from "./internal-transactions/extension.js";
 import { liveNotifyExtension } from "./live-notify.js";
 import { opStackExtension } from "./op-stack/extension.js";
 import { createProxiesExtension } from "./proxies/extension.js";
+import { statsExtension } from "./stats/extension.js";
 import { createTokensExtension } from "./tokens/extension.js";
 import { withdrawalsExtension } from "./withdrawals/extension.js";
 
@@ -46,6 +48,10 @@ export function indexerStages(deps: StageDeps): IndexerExtension[] {
     blockRewardsExtension(),
     // Reads the rows of every stage above.
     countersExtension(),
+    // The stats service's charts per day; reads the rows of every stage above.
+    statsExtension(),
+    // /api/v2/stats/hot-smart-contracts per minute and day; reads the batch's transactions.
+    hotContractsExtension(),
     // Tells of the batch once it is written; its NOTIFY is the transaction's last statement before the checkpoint.
     liveNotifyExtension(deps.bus, { notify: deps.notify, ...(deps.head ? { head: deps.head } : {}) }),
   ];

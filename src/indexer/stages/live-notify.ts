@@ -7,7 +7,7 @@ import type { IndexerExtension } from "../pipeline/extension.js";
  * Tells every committed batch as a `blocks` fact: the range (and the chain head the indexer saw, when `head` tells
  * it) goes to the in-process bus after the commit and, with `notify` (PostgreSQL), also as a NOTIFY sent inside the
  * batch transaction (so other processes hear of it exactly when it commits, and never of a batch that rolled
- * back). Writes no rows.
+ * back). History batches (head first) are not told. Writes no rows.
  */
 export function liveNotifyExtension(
   bus: EventBus,
@@ -15,8 +15,10 @@ export function liveNotifyExtension(
 ): IndexerExtension {
   let pending: BlocksCommitted | null = null;
   return {
-    name: "live-updates",
-    async write(tx, batch) {
+    id: "live-notify",
+    async write(tx, batch, ctx) {
+      // History below the head (head first) is no news for the sockets.
+      if (ctx.history) return;
       const first = batch[0];
       const last = batch[batch.length - 1];
       if (!first || !last) return;

@@ -2,6 +2,7 @@ import type { Address } from "viem";
 import type { Params } from "../../http/etherscan-params.js";
 import { indexedHead } from "../head.js";
 import { elixirTime, hex, quantity } from "../hex.js";
+import { type ActionParams, LIST_PARAMS, PAGE_PARAMS, param } from "../param-spec.js";
 import { asAddress, asHash, asInteger, listOptions, pageParams, WINDOW_TOO_LARGE } from "../params.js";
 import {
   type Actions,
@@ -24,6 +25,7 @@ import {
   coinBalances,
   holderTokens,
   minedBlocks,
+  type TransferKind,
   tokenBalance,
   tokenTransfers,
   transactionInternalTransactions,
@@ -110,7 +112,7 @@ async function txlistinternal(deps: RpcApiDeps, p: Params): Promise<Answer> {
   return list(rows.map(internalItem), NO_INTERNAL);
 }
 
-function transfers(kind: "ERC-20" | "ERC-721" | "ERC-1155") {
+function transfers(kind: TransferKind) {
   return async (deps: RpcApiDeps, p: Params): Promise<Answer> => {
     const o = listOptions(p);
     if (!o) return fail(WINDOW_TOO_LARGE);
@@ -198,6 +200,49 @@ async function ethGetBalance(deps: RpcApiDeps, p: Params): Promise<Answer> {
   return { httpStatus: 200, body: rpcResult(quantity(value), id) };
 }
 
+const address = (d: string) => param.req("address", "address", d);
+const transferParams = (standard: string) => [
+  {
+    ...param.opt("address", "address", `Holder whose ${standard} transfers to list`),
+    required: "one-of:address" as const,
+  },
+  {
+    ...param.opt("contractaddress", "address", `The ${standard} token`),
+    required: "one-of:address" as const,
+  },
+  ...LIST_PARAMS,
+];
+
+/** Each action's parameters (the OpenAPI document's `x-actions`; Blockscout's RPC docs for the account module). */
+export const accountParams: ActionParams = {
+  balance: [address("Address, or up to 20 comma-separated addresses")],
+  balancemulti: [address("Up to 20 comma-separated addresses")],
+  txlist: [address("Address whose transactions to list"), ...LIST_PARAMS],
+  txlistinternal: [
+    param.opt("txhash", "hash", "Transaction whose internal transactions to list"),
+    param.opt("address", "address", "Address whose internal transactions to list (neither: all of them)"),
+    {
+      ...param.opt("include_zero_value", "boolean", "`true`: zero-value calls too"),
+      enum: ["true", "false"],
+    },
+    ...LIST_PARAMS,
+  ],
+  tokentx: transferParams("ERC-20"),
+  tokennfttx: transferParams("ERC-721"),
+  token1155tx: transferParams("ERC-1155"),
+  token404tx: transferParams("ERC-404"),
+  token7984tx: transferParams("ERC-7984"),
+  tokenbalance: [param.req("contractaddress", "address", "The token"), address("The holder")],
+  tokenlist: [address("Holder whose token balances to list")],
+  getminedblocks: [address("Miner whose blocks to list"), ...PAGE_PARAMS],
+  listaccounts: [...PAGE_PARAMS],
+  pendingtxlist: [address("Address whose pending transactions to list"), ...LIST_PARAMS],
+  eth_get_balance: [
+    address("The account"),
+    param.opt("block", "string", "Block number (hex or decimal) or tag (default latest)"),
+  ],
+};
+
 export const accountActions: Actions = {
   balance,
   balancemulti,
@@ -206,6 +251,8 @@ export const accountActions: Actions = {
   tokentx: transfers("ERC-20"),
   tokennfttx: transfers("ERC-721"),
   token1155tx: transfers("ERC-1155"),
+  token404tx: transfers("ERC-404"),
+  token7984tx: transfers("ERC-7984"),
   tokenbalance,
   tokenlist,
   getminedblocks,

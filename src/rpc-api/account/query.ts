@@ -1,4 +1,5 @@
 import type { Address, Hex } from "viem";
+import type { InternalTransactionsRow } from "../../chain-store/rows.js";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import { boundedUnion, dir, rangeConditions } from "../bounded.js";
@@ -53,23 +54,7 @@ export function addressTransactions(db: Queryable, address: Address, o: ListOpti
   return db.query<TxRow>(boundedUnion(branches, `block_number ${d}, index ${d}`, o), params);
 }
 
-export type InternalRow = {
-  block_number: string;
-  transaction_index: number;
-  index: number;
-  transaction_hash: Uint8Array;
-  timestamp: Date;
-  type: string;
-  call_type: string | null;
-  from_address: Uint8Array;
-  to_address: Uint8Array | null;
-  created_contract_address: Uint8Array | null;
-  value: string;
-  gas: string | null;
-  gas_used: string | null;
-  input: Uint8Array | null;
-  error: string | null;
-};
+export type InternalRow = Omit<InternalTransactionsRow, "output" | "trace_address"> & { timestamp: Date };
 
 const IT_COLUMNS = `i.block_number, i.transaction_index, i.index, i.transaction_hash, b.timestamp, i.type, i.call_type,
   i.from_address, i.to_address, i.created_contract_address, i.value::text as value, i.gas::text as gas,
@@ -171,14 +156,17 @@ export type TransferRow = {
   input: Uint8Array;
 };
 
+/** The standards the transfer actions list (ERC-7984's confidential transfers are not indexed: none listed). */
+export type TransferKind = "ERC-20" | "ERC-721" | "ERC-1155" | "ERC-404" | "ERC-7984";
+
 /**
- * `tokentx`, `tokennfttx`, `token1155tx`: an address's (or a token's, or both) transfers of one standard. The
+ * `tokentx`, `tokennfttx`, `token1155tx`, `token404tx`, `token7984tx`: an address's (or a token's, or both) transfers of one standard. The
  * address roles are bounded scans of the (from|to, block_number, log_index, batch_index) indexes, the token alone
  * of (token_address, block_number, log_index, batch_index); the standard and token filter the scanned rows.
  */
 export function tokenTransfers(
   db: Queryable,
-  kind: "ERC-20" | "ERC-721" | "ERC-1155",
+  kind: TransferKind,
   address: Address | null,
   token: Address | null,
   o: ListOptions,

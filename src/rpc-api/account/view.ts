@@ -80,6 +80,14 @@ export function transferItem(x: TransferRow, head: number) {
   };
   if (x.kind === "ERC-721") return { ...common, tokenID: x.token_id };
   if (x.kind === "ERC-1155") return { ...common, tokenID: x.token_id, tokenValue: x.amount };
+  // ERC-404: the fungible side (ERC20Transfer) carries the value, the NFT side (ERC721Transfer) the id; Blockscout
+  // writes the other member as "" (the first of an empty list).
+  if (x.kind === "ERC-404")
+    return x.token_id === null
+      ? { ...common, tokenID: "", value: x.amount }
+      : { ...common, tokenID: x.token_id, value: "" };
+  // ERC-7984 (confidential): the amount is encrypted, Blockscout writes null.
+  if (x.kind === "ERC-7984") return { ...common, value: null };
   return { ...common, value: x.amount };
 }
 

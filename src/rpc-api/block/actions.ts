@@ -1,6 +1,7 @@
 import type { Params } from "../../http/etherscan-params.js";
 import { indexedHead } from "../head.js";
 import { hex, quantity, unix } from "../hex.js";
+import { type ActionParams, param } from "../param-spec.js";
 import { asInteger } from "../params.js";
 import { type Actions, type Answer, fail, ok, type RpcApiDeps, rpcResult } from "../reply.js";
 import { averageBlockTime, blockAtTime, blockByNumber, blockRewards } from "./query.js";
@@ -76,6 +77,17 @@ async function ethBlockNumber(deps: RpcApiDeps, p: Params): Promise<Answer> {
   const head = await indexedHead(deps.db);
   return { httpStatus: 200, body: rpcResult(head === null ? null : quantity(head), p.get("id") ?? 1) };
 }
+
+/** Each action's parameters (the OpenAPI document's `x-actions`). */
+export const blockParams: ActionParams = {
+  getblockreward: [param.req("blockno", "integer", "Block number")],
+  getblocknobytime: [
+    param.req("timestamp", "integer", "Time (unix seconds)"),
+    { ...param.req("closest", "string", "The block before or after that time"), enum: ["before", "after"] },
+  ],
+  getblockcountdown: [param.req("blockno", "integer", "Block number to count down to")],
+  eth_block_number: [param.opt("id", "string", "JSON-RPC request id echoed in the answer (default 1)")],
+};
 
 export const blockActions: Actions = {
   getblockreward,

@@ -1,5 +1,6 @@
 import type { Params } from "../../http/etherscan-params.js";
 import { hex } from "../hex.js";
+import { type ActionParams, PAGE_PARAMS, param } from "../param-spec.js";
 import { pageParams, RESULTS_WINDOW, WINDOW_TOO_LARGE } from "../params.js";
 import { type Actions, type Answer, fail, ok, type RpcApiDeps } from "../reply.js";
 import { type ContractsFilter, type ListedContract, listContracts } from "./query.js";
@@ -72,4 +73,21 @@ async function listcontracts(deps: RpcApiDeps, p: Params): Promise<Answer> {
 }
 
 /** `module=contract` actions beyond the verification module's (src/verifier-apis/etherscan). */
+/** The action's parameters (the OpenAPI document's `x-actions`). */
+export const contractListParams: ActionParams = {
+  listcontracts: [
+    {
+      ...param.opt(
+        "filter",
+        "string",
+        "verified (1), unverified (2) or empty (3); all contracts when absent",
+      ),
+      enum: Object.keys(FILTERS),
+    },
+    ...PAGE_PARAMS,
+    param.opt("verified_at_start_timestamp", "integer", "Verified at or after (unix seconds)"),
+    param.opt("verified_at_end_timestamp", "integer", "Verified at or before (unix seconds)"),
+  ],
+};
+
 export const contractListActions: Actions = { listcontracts };

@@ -1,4 +1,5 @@
 import { INDEXED_CHAIN_ID_SQL } from "../../chain-store/checkpoint.js";
+import { isNewestCreationSql } from "../../chain-store/creations.js";
 import type { Queryable } from "../../db/db.js";
 
 /** A contract of `listcontracts`, with its verification when there is one (on the indexed chain). */
@@ -22,8 +23,7 @@ const VERIFICATION = (address: string) => `left join lateral (select ${VERIFIED_
     where v.chain_id = ${INDEXED_CHAIN_ID_SQL} and v.address = ${address}) vc on true`;
 
 /** The newest creation of its address: a CREATE2 address created again lists once. */
-const NEWEST = `not exists (select 1 from contract_creations d where d.address = k.address
-    and (d.block_number, d.transaction_index, d.creation_index) > (k.block_number, k.transaction_index, k.creation_index))`;
+const NEWEST = isNewestCreationSql("k");
 
 /**
  * Contracts as Blockscout's Explorer.Etherscan.Contracts lists them, `offset` rows skipped: verified ones in

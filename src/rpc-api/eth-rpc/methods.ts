@@ -8,6 +8,7 @@ import type { LogFilter } from "../logs/filter.js";
 import { filteredLogs } from "../logs/query.js";
 import { asAddress, asHash } from "../params.js";
 import type { RpcApiDeps } from "../reply.js";
+import { callNode, DEFAULT_NODE_CALL_POLICY, NodeCallError } from "./node-call.js";
 import { rpcLog } from "./view.js";
 
 /** A JSON-RPC failure: the error object's code and message (and data from the node, when it gave some). */
@@ -118,16 +119,19 @@ async function getLogs(deps: RpcApiDeps, [filter]: unknown[]) {
   return (await filteredLogs(deps.db, logFilter, after)).map(rpcLog);
 }
 
-/** A method the node answers (Blockscout proxies these): params passed as given, the node's error passed back. */
+/**
+ * A method the node answers (Blockscout proxies these): params passed as given (eth_call and eth_estimateGas with
+ * their gas capped), sent once within the time limit (node-call.ts), the node's error passed back.
+ */
 const proxied = (method: string, arity: readonly number[]): Method => ({
   arity,
   run: async (deps, params) => {
+    const { rpc } = chainFor(deps.chains, undefined);
     try {
-      return await chainFor(deps.chains, undefined).rpc.request(method, params);
+      return await callNode(rpc.url, method, params, deps.nodeCalls ?? DEFAULT_NODE_CALL_POLICY);
     } catch (e) {
-      const err = e as { code?: unknown; message?: string; data?: unknown };
-      const message = (err.message ?? String(e)).split("\n")[0]!;
-      throw new RpcFailure(typeof err.code === "number" ? err.code : SERVER_ERROR, message, err.data);
+      if (e instanceof NodeCallError) throw new RpcFailure(e.code, e.message.split("\n")[0]!, e.data);
+      throw e;
     }
   },
 });

@@ -1,6 +1,7 @@
 import type { Hex } from "viem";
 import type { Params } from "../../http/etherscan-params.js";
 import { indexedHead } from "../head.js";
+import { type ActionParams, param } from "../param-spec.js";
 import { asAddress, asHash, asInteger } from "../params.js";
 import { type Actions, type Answer, fail, list, type RpcApiDeps } from "../reply.js";
 import { type LogFilter, TOPIC_PAIRS } from "./filter.js";
@@ -54,5 +55,26 @@ async function getLogs(deps: RpcApiDeps, p: Params): Promise<Answer> {
   const rows = await filteredLogs(deps.db, { fromBlock, toBlock, address, topics, operators }, null);
   return list(rows.map(logItem), "No logs found");
 }
+
+/** The action's parameters (the OpenAPI document's `x-actions`): the range, and an address or a topic at least. */
+export const logsParams: ActionParams = {
+  getlogs: [
+    param.req("fromBlock", "string", "First block: a number or `latest`"),
+    param.req("toBlock", "string", "Last block: a number or `latest`"),
+    { ...param.opt("address", "address", "Emitting contract"), required: "one-of:filter" },
+    ...[0, 1, 2, 3].map((i) => ({
+      ...param.opt(`topic${i}`, "hash", `Topic ${i}`),
+      required: "one-of:filter" as const,
+    })),
+    ...TOPIC_PAIRS.map((pair) => ({
+      ...param.opt(
+        `topic${pair[0]}_${pair[1]}_opr`,
+        "string",
+        `How topic${pair[0]} and topic${pair[1]} combine (required when both are given)`,
+      ),
+      enum: ["and", "or"],
+    })),
+  ],
+};
 
 export const logsActions: Actions = { getlogs: getLogs };

@@ -1,18 +1,9 @@
+import type { LogsRow } from "../../chain-store/rows.js";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 import { type LogFilter, topicConditions } from "./filter.js";
 
-export type LogRow = {
-  block_number: string;
-  log_index: number;
-  transaction_hash: Uint8Array;
-  transaction_index: number;
-  address: Uint8Array;
-  topic0: Uint8Array | null;
-  topic1: Uint8Array | null;
-  topic2: Uint8Array | null;
-  topic3: Uint8Array | null;
-  data: Uint8Array;
+export type LogRow = LogsRow & {
   block_hash: Uint8Array;
   timestamp: Date;
   gas_price: string | null;

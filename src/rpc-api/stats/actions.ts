@@ -1,4 +1,5 @@
 import type { Params } from "../../http/etherscan-params.js";
+import { type ActionParams, param } from "../param-spec.js";
 import { asAddress } from "../params.js";
 import { type Actions, type Answer, fail, ok, type RpcApiDeps } from "../reply.js";
 import { tokenByAddress } from "../token/query.js";
@@ -16,6 +17,14 @@ function ether(wei: string): string {
 
 async function ethsupply(deps: RpcApiDeps): Promise<Answer> {
   return ok(await coinBalanceSum(deps.db, false));
+}
+
+/**
+ * `ethsupplyexchange`: the coin supply the market source reports, in wei (Blockscout's Chain.total_supply through its
+ * default ExchangeRate supply module). Lookout has no market source, so "0", as Blockscout answers without one.
+ */
+async function ethsupplyexchange(): Promise<Answer> {
+  return ok("0");
 }
 
 async function coinsupply(deps: RpcApiDeps): Promise<Answer> {
@@ -66,8 +75,30 @@ async function totalfees(deps: RpcApiDeps, p: Params): Promise<Answer> {
   return ok(await feesOfDay(deps.db, day));
 }
 
+/** Each action's parameters (the OpenAPI document's `x-actions`). */
+export const statsParams: ActionParams = {
+  ethsupply: [],
+  ethsupplyexchange: [],
+  coinsupply: [],
+  tokensupply: [
+    param.req("contractaddress", "address", "The token"),
+    {
+      ...param.opt(
+        "cmc",
+        "boolean",
+        "`true`: the supply in whole tokens as plain text (CoinMarketCap's format)",
+      ),
+      enum: ["true", "false"],
+    },
+  ],
+  ethprice: [],
+  coinprice: [],
+  totalfees: [param.req("date", "string", "The day (yyyy-mm-dd)")],
+};
+
 export const statsActions: Actions = {
   ethsupply,
+  ethsupplyexchange,
   coinsupply,
   tokensupply,
   ethprice: rates("eth"),

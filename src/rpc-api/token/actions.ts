@@ -1,5 +1,6 @@
 import type { Params } from "../../http/etherscan-params.js";
 import { hex } from "../hex.js";
+import { type ActionParams, PAGE_PARAMS, param } from "../param-spec.js";
 import { asAddress, pageParams, RESULTS_WINDOW, WINDOW_TOO_LARGE } from "../params.js";
 import { type Actions, type Answer, fail, ok, type RpcApiDeps } from "../reply.js";
 import { tokenByAddress, tokenHolders } from "./query.js";
@@ -41,5 +42,11 @@ async function getTokenHolders(deps: RpcApiDeps, p: Params): Promise<Answer> {
   const rows = await tokenHolders(deps.db, address, t.type, page, offset);
   return ok(rows.map((r) => ({ address: hex(r.holder), value: r.value })));
 }
+
+/** Each action's parameters (the OpenAPI document's `x-actions`). */
+export const tokenParams: ActionParams = {
+  gettoken: [param.req("contractaddress", "address", "The token")],
+  gettokenholders: [param.req("contractaddress", "address", "The token"), ...PAGE_PARAMS],
+};
 
 export const tokenActions: Actions = { gettoken: getToken, gettokenholders: getTokenHolders };

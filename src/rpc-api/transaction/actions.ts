@@ -2,16 +2,17 @@ import { fromByteaOrNull } from "../../db/bytes.js";
 import type { Params } from "../../http/etherscan-params.js";
 import { indexedHead } from "../head.js";
 import { hex, hexOr, unix } from "../hex.js";
+import { type ActionParams, param } from "../param-spec.js";
 import { asHash, asInteger } from "../params.js";
 import { type Actions, type Answer, fail, ok, type RpcApiDeps } from "../reply.js";
-import { transactionByHash, transactionLogs, transactionStatus } from "./query.js";
+import { transactionByHash, transactionError, transactionLogs, transactionStatus } from "./query.js";
 
 const TXHASH_REQUIRED = "Query parameter txhash is required";
 const INVALID_TXHASH = "Invalid txhash format";
 /** Blockscout's page size for a transaction's logs in gettxinfo. */
 const LOGS_PAGE = 50;
-/** What the index says of a failed transaction (it keeps the receipt status, not the node's error text). */
-const REVERTED = "execution reverted";
+/** Blockscout's text for a failed transaction whose call frames are not indexed yet (its atom, spaced). */
+const AWAITING = "awaiting internal transactions";
 
 function txhash(p: Params): { hash: `0x${string}` } | { error: Answer } {
   const raw = p.get("txhash");
@@ -81,9 +82,27 @@ async function gettxreceiptstatus(deps: RpcApiDeps, p: Params): Promise<Answer> 
 async function getstatus(deps: RpcApiDeps, p: Params): Promise<Answer> {
   const h = txhash(p);
   if ("error" in h) return h.error;
-  const t = await transactionStatus(deps.db, h.hash);
-  const failed = t !== null && t.status === 0;
-  return ok({ isError: failed ? "1" : "0", errDescription: failed ? REVERTED : "" });
+  const t = await transactionError(deps.db, h.hash);
+  // Blockscout's Chain.transaction_to_status: the top frame's error as the node wrote it once traced.
+  if (t === null || t.status !== 0) return ok({ isError: "0", errDescription: "" });
+  return ok({ isError: "1", errDescription: (t.traced ? t.error : null) ?? AWAITING });
 }
+
+const TXHASH = param.req("txhash", "hash", "Transaction hash");
+
+/** Each action's parameters (the OpenAPI document's `x-actions`). */
+export const transactionParams: ActionParams = {
+  gettxinfo: [
+    TXHASH,
+    param.opt(
+      "index",
+      "integer",
+      "Logs page: the log index to continue after (from the previous answer's next_page_params)",
+    ),
+    param.opt("items_count", "integer", "Logs page: how many logs came before (from next_page_params)"),
+  ],
+  gettxreceiptstatus: [TXHASH],
+  getstatus: [TXHASH],
+};
 
 export const transactionActions: Actions = { gettxinfo, gettxreceiptstatus, getstatus };

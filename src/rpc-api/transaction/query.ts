@@ -1,4 +1,5 @@
 import type { Hex } from "viem";
+import type { LogsRow } from "../../chain-store/rows.js";
 import { toBytea } from "../../db/bytes.js";
 import type { Queryable } from "../../db/db.js";
 
@@ -28,16 +29,10 @@ export async function transactionByHash(db: Queryable, hash: Hex): Promise<TxInf
   return r ?? null;
 }
 
-export type TxLogRow = {
-  block_number: string;
-  log_index: number;
-  address: Uint8Array;
-  topic0: Uint8Array | null;
-  topic1: Uint8Array | null;
-  topic2: Uint8Array | null;
-  topic3: Uint8Array | null;
-  data: Uint8Array;
-};
+export type TxLogRow = Pick<
+  LogsRow,
+  "block_number" | "log_index" | "address" | "topic0" | "topic1" | "topic2" | "topic3" | "data"
+>;
 
 /** A transaction's logs after the keyset log index, in order (logs_transaction_idx, then the block's rows). */
 export function transactionLogs(
@@ -57,5 +52,24 @@ export async function transactionStatus(db: Queryable, hash: Hex): Promise<{ sta
   const [r] = await db.query<{ status: number | null }>("select status from transactions where hash = $1", [
     toBytea(hash),
   ]);
+  return r ?? null;
+}
+
+/**
+ * A transaction's receipt status with its top call frame's error (the node's own text, e.g. "Reverted" or
+ * "out of gas"); `traced` false while the block's call frames are not indexed yet.
+ */
+export async function transactionError(
+  db: Queryable,
+  hash: Hex,
+): Promise<{ status: number | null; error: string | null; traced: boolean } | null> {
+  const [r] = await db.query<{ status: number | null; error: string | null; traced: boolean }>(
+    `select t.status, f.error, b.internal_transactions_indexed as traced
+     from transactions t join blocks b on b.number = t.block_number
+     left join internal_transactions f on f.block_number = t.block_number and f.transaction_index = t.index
+       and f.index = 0
+     where t.hash = $1`,
+    [toBytea(hash)],
+  );
   return r ?? null;
 }

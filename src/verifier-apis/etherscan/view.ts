@@ -1,4 +1,5 @@
-import type { Job } from "../../verifier/jobs/index.js";
+import type { Job, JobOutcome } from "../../verifier/jobs/index.js";
+import { shownCompilerSettings } from "../../verifier/requests/index.js";
 import type { VerifiedContractRecord } from "../../verifier/store/index.js";
 /**
  * The Etherscan response envelope: always HTTP 200, `status` "1" or "0", and the exact `result` strings that
@@ -21,40 +22,34 @@ export const TEXT = {
   noData: "No data found",
 } as const;
 
-/** One `getsourcecode` item, Etherscan's keys in Etherscan's order, plus our match type (clients ignore extras). */
+/**
+ * One `getsourcecode` item in Blockscout's shape (its RPC ContractView): the address, then for a verified contract
+ * its main file as `SourceCode` and the other files as `AdditionalSources`. Members Blockscout leaves out when
+ * empty (runs without the optimizer, constructor arguments, libraries, implementations) are left out here too.
+ * No Etherscan `Proxy`/`Implementation` beside `IsProxy`: foundry reads `IsProxy` as an alias of `Proxy` and fails
+ * on an item carrying both.
+ */
 export type SourceCodeItem = {
-  SourceCode: string;
-  ABI: string;
-  ContractName: string;
-  CompilerVersion: string;
-  OptimizationUsed: string;
-  Runs: string;
-  ConstructorArguments: string;
-  EVMVersion: string;
-  Library: string;
-  LicenseType: string;
-  Proxy: string;
-  Implementation: string;
-  SwarmSource: string;
-  MatchType?: "full" | "partial";
+  Address: string;
+  SourceCode?: string;
+  ABI?: string;
+  ContractName?: string;
+  CompilerVersion?: string;
+  OptimizationUsed?: "true" | "false";
+  OptimizationRuns?: number;
+  EVMVersion?: string;
+  FileName?: string;
+  ConstructorArguments?: string;
+  ExternalLibraries?: { name: string; address_hash: string }[];
+  AdditionalSources?: { Filename: string; SourceCode: string }[];
+  IsProxy?: "true" | "false";
+  ImplementationAddress?: string;
+  ImplementationAddresses?: string[];
+  CompilerSettings?: unknown;
 };
 
-/** What Etherscan answers for an address without verified sources (status "1", as Etherscan does). */
-export const unverifiedSourceItem = (): SourceCodeItem => ({
-  SourceCode: "",
-  ABI: TEXT.notVerified,
-  ContractName: "",
-  CompilerVersion: "",
-  OptimizationUsed: "",
-  Runs: "",
-  ConstructorArguments: "",
-  EVMVersion: "",
-  Library: "",
-  LicenseType: "",
-  Proxy: "0",
-  Implementation: "",
-  SwarmSource: "",
-});
+/** Blockscout's item for an address without verified sources: the address alone (clients read "not verified"). */
+export const unverifiedSourceItem = (address: string): SourceCodeItem => ({ Address: address.toLowerCase() });
 
 type Settings = {
   optimizer?: { enabled?: boolean; runs?: number };
@@ -62,51 +57,54 @@ type Settings = {
   evmVersion?: string;
 };
 
-const SPDX = /SPDX-License-Identifier:\s*([^\s*]+)/;
-
-/**
- * A stored verified contract as a `getsourcecode` item. Several files (or any Vyper JSON) go out as standard JSON
- * wrapped in double braces, Etherscan's convention that clients recognise; one Solidity file as its plain text.
- */
+/** A stored verified contract as a `getsourcecode` item (Blockscout's shape, above). */
 export function sourceCodeItem(
+  address: string,
   r: VerifiedContractRecord,
   implementation: string | null = null,
 ): SourceCodeItem {
-  const settings = r.compilerSettings as Settings;
-  const files = Object.entries(r.sources);
-  const single = files.length === 1 && r.language === "Solidity";
-  const sourceCode = single
-    ? files[0]![1]
-    : `{${JSON.stringify({ language: r.language, sources: Object.fromEntries(files.map(([p, content]) => [p, { content }])), settings })}}`;
+  const settings = (r.compilerSettings ?? {}) as Settings;
   const optimized =
     r.language === "Vyper"
       ? settings.optimize !== false && settings.optimize !== "none"
       : settings.optimizer?.enabled === true;
-  // Etherscan writes Vyper versions as `vyper:0.4.0` (no commit), the way clients submit them.
+  // Vyper versions go out as `vyper:0.4.0` (no commit): foundry tells a Vyper contract by this prefix.
   const version =
     r.language === "Vyper"
       ? `vyper:${r.compilerVersion.replace(/^v/, "").replace(/\+commit\..*$/, "")}`
       : r.compilerVersion;
-  const mainSource = r.sources[r.fileName] ?? "";
+  const others = Object.entries(r.sources).filter(([path]) => path !== r.fileName);
+  const libraries = Object.entries(r.libraries);
+  const args = (r.constructorArguments ?? "").replace(/^0x/, "");
   return {
-    SourceCode: sourceCode,
+    Address: address.toLowerCase(),
+    SourceCode: r.sources[r.fileName] ?? "",
     ABI: JSON.stringify(r.abi ?? []),
     ContractName: r.contractName,
     CompilerVersion: version,
-    OptimizationUsed: optimized ? "1" : "0",
-    Runs: String(settings.optimizer?.runs ?? (r.language === "Vyper" ? 0 : 200)),
-    ConstructorArguments: (r.constructorArguments ?? "").replace(/^0x/, ""),
-    EVMVersion: settings.evmVersion ?? "Default",
-    Library: Object.entries(r.libraries)
-      .map(([name, address]) => `${name.slice(name.lastIndexOf(":") + 1)}:${address.replace(/^0x/, "")}`)
-      .join(";"),
-    LicenseType: SPDX.exec(mainSource)?.[1] ?? "",
-    Proxy: implementation ? "1" : "0",
-    Implementation: implementation ?? "",
-    SwarmSource: "",
-    MatchType: r.matchType,
-    // Not Blockscout's IsProxy/ImplementationAddress beside these: foundry reads those as aliases of Proxy and
-    // Implementation, and an item with both fails to parse (`cast source` fails).
+    OptimizationUsed: optimized ? "true" : "false",
+    ...(optimized
+      ? { OptimizationRuns: settings.optimizer?.runs ?? (r.language === "Vyper" ? 0 : 200) }
+      : {}),
+    EVMVersion: settings.evmVersion ?? "default",
+    FileName: r.fileName,
+    ...(args ? { ConstructorArguments: args } : {}),
+    ...(libraries.length > 0
+      ? {
+          ExternalLibraries: libraries.map(([name, a]) => ({
+            name: name.slice(name.lastIndexOf(":") + 1),
+            address_hash: a.toLowerCase(),
+          })),
+        }
+      : {}),
+    ...(others.length > 0
+      ? { AdditionalSources: others.map(([Filename, SourceCode]) => ({ Filename, SourceCode })) }
+      : {}),
+    IsProxy: implementation ? "true" : "false",
+    ...(implementation
+      ? { ImplementationAddress: implementation, ImplementationAddresses: [implementation] }
+      : {}),
+    CompilerSettings: shownCompilerSettings(r),
   };
 }
 
@@ -121,9 +119,12 @@ export function jobStatusEnvelope(job: Job | null): Envelope {
   if (job.state !== "done" || !job.outcome) return notOk(TEXT.pending);
   const o = job.outcome;
   if (o.result === "verified") return ok(o.alreadyVerified ? TEXT.alreadyVerifiedStatus : TEXT.pass);
-  const reason =
-    o.code === "compilation_failed"
-      ? `Compilation failed: ${firstLine(o.errors?.[0] ?? o.message)}`
-      : firstLine(o.message);
-  return notOk(`${TEXT.fail}. ${reason}`);
+  return notOk(`${TEXT.fail}. ${failureReason(o)}`);
+}
+
+/** Why a job failed, in one line: the compiler's first message for a compilation failure. */
+export function failureReason(o: Extract<JobOutcome, { result: "failed" }>): string {
+  return o.code === "compilation_failed"
+    ? `Compilation failed: ${firstLine(o.errors?.[0] ?? o.message)}`
+    : firstLine(o.message);
 }

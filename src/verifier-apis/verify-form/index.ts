@@ -1,5 +1,5 @@
+import { blockscoutError } from "../../explorer/errors.js";
 import type { VerifierDialect } from "../dialect.js";
-import { blockscoutError } from "./errors.js";
 import { verifyFormPlugin } from "./plugin.js";
 
 /**

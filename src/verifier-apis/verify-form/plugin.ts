@@ -1,14 +1,13 @@
 import multipart from "@fastify/multipart";
 import { Type } from "@sinclair/typebox";
-import type { FastifyRequest } from "fastify";
-import { InvalidInputError, LookoutError } from "../../errors/base.js";
 import { ADDRESS_HASH_PATTERN } from "../../explorer/errors.js";
+import { multipartOptions, multipartTotalBytes, readMultipart } from "../../http/multipart-body.js";
 import { dialectScope } from "../../http/scope.js";
 import { saveContractLicense } from "../../verifier/store/index.js";
 import { chainFor, submitVerification } from "../../verifier/submit.js";
 import type { VerifierDialect } from "../dialect.js";
 import { InvalidValueBody, MessageBody } from "./errors.js";
-import { FORM_METHODS, type FormMethod, type FormSubmission, formRequest } from "./parse.js";
+import { FORM_METHODS, type FormMethod, formRequest } from "./parse.js";
 import { ConfigBody, LICENSE_TYPES, verificationConfigView } from "./view.js";
 
 const Params = Type.Object({
@@ -17,39 +16,6 @@ const Params = Type.Object({
 });
 
 const STARTED = { message: "Smart-contract verification started" };
-
-/** Reads a multipart body into fields and text files, within the bounds. */
-async function readMultipart(req: FastifyRequest, totalBytes: number): Promise<FormSubmission> {
-  const out: FormSubmission = { fields: {}, files: [] };
-  let total = 0;
-  try {
-    for await (const part of req.parts()) {
-      if (part.type === "file") {
-        const buf = await part.toBuffer();
-        total += buf.length;
-        if (total > totalBytes)
-          throw new InvalidInputError(`The files exceed ${totalBytes} bytes in all`, { field: "files" });
-        out.files.push({
-          field: part.fieldname,
-          name: part.filename || part.fieldname,
-          content: buf.toString("utf8"),
-        });
-      } else {
-        out.fields[part.fieldname] = part.value;
-      }
-    }
-  } catch (e) {
-    // A body the multipart parser cannot read (no boundary, a wrong one, cut short) is the client's mistake (found
-    // by the route fuzz test: it answered 500); the parser's limit errors carry their 4xx status already.
-    const status = (e as { statusCode?: unknown }).statusCode;
-    if (e instanceof LookoutError || (typeof status === "number" && status < 500)) throw e;
-    throw new InvalidInputError(
-      `Malformed multipart/form-data body: ${e instanceof Error ? e.message : String(e)}`,
-      { field: "body", cause: e },
-    );
-  }
-  return out;
-}
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
@@ -66,16 +32,7 @@ export const verifyFormPlugin: VerifierDialect["plugin"] = async (app, { api: gi
   const api = { ...given, jobs };
   dialectScope(app, dialect);
   const limits = api.formLimits;
-  await app.register(multipart, {
-    limits: {
-      fileSize: limits?.fileBytes ?? 5 * 1024 * 1024,
-      files: limits?.files ?? 100,
-      fields: 50,
-      fieldSize: 1024 * 1024,
-      parts: 200,
-    },
-    throwFileSizeLimit: true,
-  });
+  await app.register(multipart, multipartOptions(limits));
   const tags = ["smart-contracts"];
 
   app.get(
@@ -108,7 +65,7 @@ export const verifyFormPlugin: VerifierDialect["plugin"] = async (app, { api: gi
         return reply.code(404).send({ message: "Not found" });
       const address = address_hash_param.toLowerCase();
       const submission = req.isMultipart()
-        ? await readMultipart(req, limits?.totalBytes ?? 20 * 1024 * 1024)
+        ? await readMultipart(req, multipartTotalBytes(limits))
         : { fields: isRecord(req.body) ? req.body : {}, files: [] };
       const chain = chainFor(api.chains, undefined);
       const request = formRequest(method as FormMethod, submission, chain.config.id, address);

@@ -71,6 +71,8 @@ export class CompilerRegistry implements Compiler {
   private readonly pool: SolcJsPool;
   private readonly semaphore: Semaphore;
   private readonly cache: CompilationCache;
+  /** The cache's memory tier alone: failed compiles stay there (see compileUncached). */
+  private readonly memoryCache: CompilationCache;
   private readonly inflight = new Map<string, Promise<CompilerOutput>>();
   /** Compilers made ready at least once in this process (language and version): no download to wait for. */
   private readonly prepared = new Set<string>();
@@ -127,10 +129,8 @@ export class CompilerRegistry implements Compiler {
       logger,
     });
     this.semaphore = new Semaphore(this.cfg.concurrency);
-    this.cache = new TieredCache([
-      new MemoryLruCache(this.cfg.memoryCacheEntries),
-      new DiskCache(join(this.cfg.compilersDir, "cache")),
-    ]);
+    this.memoryCache = new MemoryLruCache(this.cfg.memoryCacheEntries);
+    this.cache = new TieredCache([this.memoryCache, new DiskCache(join(this.cfg.compilersDir, "cache"))]);
     this.readyPromise = this.start()
       .catch((e) => {
         // Never fatal: whatever was found so far is served, and compile() reports what is missing.
@@ -338,7 +338,7 @@ export class CompilerRegistry implements Compiler {
       if ("output" in p) return p.output;
       const { entry, input, text, key } = p;
       const cached = await this.cache.get(key);
-      if (cached) {
+      if (cached && !unreadInput(cached)) {
         this.stats.cacheHits++;
         return cached;
       }
@@ -402,7 +402,10 @@ export class CompilerRegistry implements Compiler {
     const output = guardOutput(input, raw);
     // Not awaited: the disk tier's write (serialise, mkdir, write, rename) is not the caller's business, and
     // identical requests meanwhile share `inflight` (then the memory tier, written synchronously before its promise).
-    void this.cache
+    // A failed compile stays in memory only: it is quick to repeat, and its errors quote the source they point at,
+    // so anonymous requests with distinct padded sources would otherwise fill the disk (a 1 MB line: 2 MB a file).
+    const failed = (output.errors ?? []).some((e) => e.severity === "error");
+    void (failed ? this.memoryCache : this.cache)
       .set(key, output)
       .catch((e) => this.logger.warn({ err: String(e) }, "compilation cache write failed"));
     return output;
@@ -491,6 +494,20 @@ type Runner = (
   text: readonly string[],
   onStarted?: () => void,
 ) => Promise<CompilerOutput>;
+
+/**
+ * solc's answer when reading its input threw ("Error parsing input JSON."): the input is JSON the registry
+ * serialised, so it is a compiler out of memory (the worker now drops it: solcjs-worker-source.ts), never the
+ * compile's result. Caches written before may hold it for inputs that compile; such an entry is compiled again.
+ */
+function unreadInput(o: CompilerOutput): boolean {
+  const errors = o.errors ?? [];
+  return (
+    o.contracts === undefined &&
+    errors.length > 0 &&
+    errors.every((e) => e.type === "JSONError" && e.message === "Error parsing input JSON.")
+  );
+}
 
 function parseJson(text: string, stderr: string): CompilerOutput {
   try {

@@ -16,6 +16,11 @@ const wrapper = require(workerData.wrapperPath);
 const loaded = new Map();
 const EVENTS = ["uncaughtException", "unhandledRejection"];
 const BAD_ALLOC = '"message":"Unknown exception during compilation: Dynamic exception type: std::bad_alloc';
+// solc's answer when reading its input threw (StandardCompiler's catch-all around the JSON parser; a syntax error
+// gets a "parse error at line …" message instead). The registry only sends JSON it serialised, so this is a failed
+// allocation: after one 4 MB verification a soljson answered it to that input and to every later one, so the
+// worker goes, as on bad_alloc (and the answer is never cached as the compile's result).
+const UNREADABLE_INPUT = '"message":"Error parsing input JSON.';
 
 // resourceLimits bound the JS heap only; a soljson's WebAssembly memory grows on its own (up to 4 GB) and never
 // shrinks. Refusing growth past the limit makes the compiler's allocation fail (it aborts or reports bad_alloc),
@@ -66,6 +71,8 @@ parentPort.on("message", (msg) => {
     // solc catches a failed allocation itself and answers with an error; the JSON key context cannot come from
     // user text (its quotes would be escaped). The pool then reports running out of memory and drops this worker.
     if (typeof result === "string" && result.includes(BAD_ALLOC)) throw new Error("out of memory (std::bad_alloc)");
+    if (msg.type === "compile" && typeof result === "string" && result.length < 4096 && result.includes(UNREADABLE_INPUT))
+      throw new Error("out of memory (the compiler could not read its input)");
     reply = { id: msg.id, ok: true, result };
   } catch (e) {
     reply = { id: msg.id, ok: false, error: String((e && e.message) || e) };

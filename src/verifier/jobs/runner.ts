@@ -78,6 +78,7 @@ export function createJobRunner(o: JobRunnerOptions): JobRunner {
     const t0 = performance.now();
     let outcome: JobOutcome;
     try {
+      if (!job.request) throw new Error("the job's request is gone (it finished before)");
       outcome = outcomeOf(await o.verify(job.request));
     } catch (e) {
       if (isConnectionLoss(e)) {

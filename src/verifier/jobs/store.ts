@@ -9,7 +9,7 @@ type Row = {
   chain_id: number | string;
   address: Uint8Array;
   state: JobState;
-  request: VerifyRequest;
+  request: VerifyRequest | null;
   request_hash: string;
   outcome: JobOutcome | null;
   attempts: number;
@@ -108,7 +108,8 @@ export async function renewLeases(db: Queryable, owner: string, leaseMs: number)
 }
 
 /**
- * Records the outcome, only while `lease` is still the job's: a process whose lease expired (it stalled, its job
+ * Records the outcome and drops the request (status answers read the outcome; the sources are not needed any
+ * more), only while `lease` is still the job's: a process whose lease expired (it stalled, its job
  * was handed to another) writes nothing. Returns whether the outcome was recorded.
  */
 export async function finishJob(
@@ -120,7 +121,7 @@ export async function finishJob(
 ): Promise<boolean> {
   const rows = await db.query<{ id: string }>(
     `update verification_jobs set state = 'done', outcome = $3, finished_at = now(), duration_ms = $4,
-       lease_expires_at = null
+       lease_expires_at = null, request = null
      where id = $1 and lease_token = $2 and state = 'running' returning id`,
     [id, lease.token, JSON.stringify(outcome), Math.round(durationMs)],
   );
@@ -163,7 +164,7 @@ export async function reclaimExpiredJobs(db: Queryable, maxAttempts: number): Pr
   const expired = "state = 'running' and (lease_expires_at is null or lease_expires_at < now())";
   await db.query(
     `update verification_jobs set state = 'done', outcome = $2, finished_at = now(), lease_token = null,
-       lease_expires_at = null
+       lease_expires_at = null, request = null
      where ${expired} and attempts >= $1`,
     [maxAttempts, JSON.stringify(failed)],
   );

@@ -45,7 +45,8 @@ export type Job = {
   /** Lower-case 0x address. */
   address: string;
   state: JobState;
-  request: VerifyRequest;
+  /** What the job runs; null once it is done (a finished job keeps its outcome, not its request). */
+  request: VerifyRequest | null;
   outcome: JobOutcome | null;
   attempts: number;
   createdAt: Date;

@@ -35,12 +35,6 @@ export function firstDifference(a: Uint8Array, b: Uint8Array): number {
   return a.length === b.length ? -1 : n;
 }
 
-export function startsWithBytes(whole: Uint8Array, prefix: Uint8Array): boolean {
-  if (prefix.length > whole.length) return false;
-  for (let i = 0; i < prefix.length; i++) if (whole[i] !== prefix[i]) return false;
-  return true;
-}
-
 /** Byte index of `needle` in `hay`, or -1. */
 export function indexOfBytes(hay: Uint8Array, needle: Uint8Array, from = 0): number {
   if (needle.length === 0) return from;

@@ -27,8 +27,3 @@ export function setKeyedValue(
   map[id] = value;
   log.values[key] = map;
 }
-
-/** A deep copy, so a failed attempt never leaks into the returned result. */
-export function cloneLog(log: TransformationLog): TransformationLog {
-  return structuredClone(log);
-}

@@ -8,6 +8,7 @@ import { normaliseVyperStandardJson, vyperMultiPartInput } from "./vyper.js";
  * for {Solidity, Vyper} × {standard JSON, multi-part}, one flattened file, and Sourcify-style metadata files.
  */
 
+export { shownCompilerSettings } from "./shown-settings.js";
 export { type SingleFile, singleFileInput } from "./single-file.js";
 export { librariesSetting, type ParsedStandardJson, parseStandardJsonInput } from "./solidity.js";
 export { inputFromSourcifyFiles, type SourcifyInput } from "./sourcify-files.js";

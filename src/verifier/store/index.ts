@@ -15,6 +15,7 @@ export {
   candidatesByRuntimeLength,
   createVerifiedContractLookup,
   getVerifiedContract,
+  getVerifiedContracts,
   revertAutomaticVerifications,
   saveVerifiedContract,
 } from "./verified-contracts.js";

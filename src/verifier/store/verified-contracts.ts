@@ -294,6 +294,20 @@ export async function getVerifiedContract(
   return row ? rowToRecord(row) : null;
 }
 
+/** The verified contracts of `addresses` on `chainId` (one statement; the absent ones are left out). */
+export async function getVerifiedContracts(
+  db: Queryable,
+  chainId: string,
+  addresses: readonly string[],
+): Promise<VerifiedContractRecord[]> {
+  if (addresses.length === 0) return [];
+  const rows = await db.query<Row>(`${RECORDS} where v.chain_id = $1 and v.address = any($2::bytea[])`, [
+    chainId,
+    addresses.map(toBytea),
+  ]);
+  return rows.map(rowToRecord);
+}
+
 /** Candidates whose compiled runtime code is `length` bytes (Solidity runtime code keeps its compiled length). */
 /**
  * Candidate records where `condition` holds (on `v`, verified_contracts), one per compilation: the copies of a

@@ -1,9 +1,8 @@
 /**
- * Vyper inputs for the verify service: standard JSON and multi-part requests to compiler input (output selection,
- * interfaces given as ABIs), and version rules. Pure; the service compiles and matches as for Solidity.
+ * Vyper for the verify service: interfaces given as ABIs, search paths and version rules. Pure; the service compiles
+ * and matches as for Solidity. (Requests to compiler input are built in `verifier/requests/vyper.ts`.)
  */
 
-export { normaliseVyperStandardJson, type VyperMultiPart, vyperMultiPartInput } from "../requests/vyper.js";
 export { interfaceFromFile, jsonInterface, normaliseInterfaces, type VyperInterface } from "./interfaces.js";
 export {
   searchPathsOf,

@@ -1,11 +1,11 @@
 import type { Address, Hash, Hex } from "viem";
 import type { Rpc } from "../../../chain/rpc.js";
-import type { CallFrame, FetchedBlock } from "../../../chain/types.js";
+import type { CallFrame, FetchedBlock, PrestateDiffTrace } from "../../../chain/types.js";
+import { indexedChainIdExact } from "../../../chain-store/checkpoint.js";
 import { toBytea, toByteaOrNull } from "../../../db/bytes.js";
 import type { Queryable } from "../../../db/db.js";
-import type { IndexerExtension } from "../../pipeline/extension.js";
-import { COIN_BALANCES } from "../balances/extension.js";
-import { unnestInsert } from "../core/unnest-insert.js";
+import { type IndexerExtension, stageSlot } from "../../pipeline/extension.js";
+import { bulkInsert } from "../core/bulk-insert.js";
 import {
   authoritiesNeedingNonce,
   type JudgedAuthorization,
@@ -34,7 +34,7 @@ function creationsBelow(root: CallFrame | undefined): Map<Address, number> {
 
 type Row = JudgedAuthorization & { blockNumber: number };
 
-const insertAuthorizations = unnestInsert<Row>("transaction_authorizations", [
+const insertAuthorizations = bulkInsert<Row>("transaction_authorizations", [
   { column: "block_number", type: "int8", get: (r) => r.blockNumber },
   { column: "transaction_index", type: "int4", get: (r) => r.transactionIndex },
   { column: "index", type: "int4", get: (r) => r.index },
@@ -64,21 +64,21 @@ async function noncesAt(
 /** An authority no transaction of the block changed: none of its authorizations there applied (no nonce matches). */
 const UNCHANGED = -1n;
 
-type DiffAccount = { nonce?: number | Hex };
-type Diff = { result?: { pre?: Record<string, DiffAccount>; post?: Record<string, DiffAccount> } };
-
 /**
- * The nonces at the block's start of `addresses`, from the block's prestate diffs (the coin-balances stage fetched
- * them; one per transaction, in order): an address's nonce before the first transaction that changed it (absent
+ * The nonces at the block's start of `addresses`, from the block's prestate diffs (fetched with the block; one per
+ * transaction, in order): an address's nonce before the first transaction that changed it (absent
  * before it: a new account, 0). A valid authorization and a sent transaction both change the nonce, so an address
  * no diff names kept its nonce and had no authorization applied (UNCHANGED). An entry without its nonce (a tracer
  * that leaves unchanged fields out) leaves the address to the node (not in the map).
  */
-export function noncesFromDiffs(diffs: readonly Diff[], addresses: readonly Address[]): Map<Address, bigint> {
+export function noncesFromDiffs(
+  diffs: readonly PrestateDiffTrace[],
+  addresses: readonly Address[],
+): Map<Address, bigint> {
   const out = new Map<Address, bigint>();
   const lowered = diffs.map((d) => ({
-    pre: new Map(Object.entries(d.result?.pre ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
-    post: new Set(Object.keys(d.result?.post ?? {}).map((k) => k.toLowerCase())),
+    pre: new Map(Object.entries(d.result.pre ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+    post: new Set(Object.keys(d.result.post ?? {}).map((k) => k.toLowerCase())),
   }));
   for (const a of addresses) {
     const first = lowered.find((d) => d.pre.has(a) || d.post.has(a));
@@ -94,6 +94,8 @@ export function noncesFromDiffs(diffs: readonly Diff[], addresses: readonly Addr
 
 /** A block's set-code transactions, their authorities recovered, and the nonces the verdicts start from. */
 type Prepared = { txs: JudgedTransaction[]; startNonces: Map<Address, bigint> };
+
+const PREPARED = stageSlot<Prepared | null>("authorizations");
 
 /**
  * Recovers every authority of a block's authorizations and reads the nonces its verdicts need: done when the block
@@ -116,7 +118,7 @@ async function prepareBlock(rpc: Rpc, fetched: FetchedBlock): Promise<Prepared |
   const need = authoritiesNeedingNonce(txs);
   if (!need.length) return { txs, startNonces: new Map() };
   // From the block's prestate diffs where the node gave them (no call); the node's nonces for what they leave open.
-  const diffs = (fetched.extra[COIN_BALANCES] as { traces?: Diff[] | null } | undefined)?.traces;
+  const diffs = fetched.prestate;
   const known =
     diffs && diffs.length === block.transactions.length ? noncesFromDiffs(diffs, need) : new Map();
   const ask = need.filter((a) => !known.has(a));
@@ -132,9 +134,9 @@ async function prepareBlock(rpc: Rpc, fetched: FetchedBlock): Promise<Prepared |
  * gives them, else from an `eth_getTransactionCount` at its parent (a self-sponsored authorization needs none).
  * Recovery and those calls happen when the block arrives; the write only judges and inserts.
  */
-export function authorizationsExtension(): IndexerExtension {
+export function authorizationsExtension(): IndexerExtension<Prepared | null> {
   return {
-    name: "authorizations",
+    id: PREPARED.id,
     afterFetch: (rpc, fetched) => prepareBlock(rpc, fetched),
     async write(tx: Queryable, batch: readonly FetchedBlock[], ctx: { rpc: Rpc }) {
       const rows: Row[] = [];
@@ -143,17 +145,12 @@ export function authorizationsExtension(): IndexerExtension {
       for (const fetched of batch) {
         const { block } = fetched;
         // A block fetched without this stage's afterFetch (a caller of its own): prepared here.
-        const prepared =
-          fetched.extra.authorizations === undefined
-            ? await prepareBlock(ctx.rpc, fetched)
-            : (fetched.extra.authorizations as Prepared | null);
+        const own = PREPARED.of(fetched);
+        const prepared = own === undefined ? await prepareBlock(ctx.rpc, fetched) : own;
         if (!prepared) continue;
         // Read once per batch that has authorizations: a wiped local index may start another chain.
         if (chainId === null) {
-          const [state] = await tx.query<{ chain_id: string }>(
-            "select chain_id::text as chain_id from indexer_state where id = 1",
-          );
-          chainId = BigInt(state!.chain_id);
+          chainId = (await indexedChainIdExact(tx))!;
         }
         const number = Number(block.number);
         const judged = judgeAuthorizations(chainId, prepared.txs, prepared.startNonces);

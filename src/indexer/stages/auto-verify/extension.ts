@@ -20,7 +20,7 @@ type CreationRow = {
 export function automaticVerificationExtension(): IndexerExtension {
   const chainIdOf = async (tx: Queryable) => String(await indexedChainId(tx));
   return {
-    name: "verified-contracts",
+    id: "auto-verify",
     async write(tx, batch, ctx) {
       if (batch.length === 0) return;
       const from = Number(batch[0]!.block.number);

@@ -1,6 +1,7 @@
 import type { Address, Hash } from "viem";
 import { describe, expect, it } from "vitest";
-import { balanceRows, changesFromPrestate, type PrestateDiffTrace } from "./derive.js";
+import type { PrestateDiffTrace } from "../../../chain/types.js";
+import { balanceRows, changesFromPrestate } from "./derive.js";
 
 const A = "0x00000000000000000000000000000000000000aa" as Address;
 const B = "0x00000000000000000000000000000000000000bb" as Address;

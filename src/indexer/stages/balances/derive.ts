@@ -1,4 +1,5 @@
-import type { Address, Hash, Hex } from "viem";
+import type { Address, Hash } from "viem";
+import type { PrestateDiffTrace } from "../../../chain/types.js";
 
 /** One row of coin_balance_changes. Amounts are decimal strings (wei); `delta` is never "0". */
 export type BalanceChangeRow = {
@@ -9,13 +10,6 @@ export type BalanceChangeRow = {
   transactionHash: Hash | null;
   /** Unix seconds. */
   timestamp: number;
-};
-
-type AccountState = { balance?: Hex };
-/** One entry of `debug_traceBlockByNumber` with `prestateTracer` in diff mode. */
-export type PrestateDiffTrace = {
-  txHash?: Hash;
-  result: { pre?: Record<string, AccountState>; post?: Record<string, AccountState> };
 };
 
 /**

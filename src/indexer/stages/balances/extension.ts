@@ -1,42 +1,59 @@
 import type { Address, Hash } from "viem";
 import type { FetchedBlock } from "../../../chain/types.js";
-import { InconsistentBlockError } from "../../pipeline/errors.js";
-import type { IndexerExtension } from "../../pipeline/extension.js";
+import { type IndexerExtension, stageSlot } from "../../pipeline/extension.js";
 import { type BalanceChangeRow, balanceRows, changesFromPrestate } from "./derive.js";
-import { type BalanceFetch, fetchBalances, withUnseenVaults } from "./fetch.js";
-import { revertBalanceChanges, writeBalanceChanges } from "./store.js";
+import { type BalanceFetch, fetchBalances } from "./fetch.js";
+import { encodeBalanceChanges, revertBalanceChanges, writeBalanceChanges } from "./store.js";
 
-export const COIN_BALANCES = "coin-balances";
+/** A block's balance-change rows and their COPY text, derived as soon as `fetchBalances` brought its data. */
+type Derived = { rows: BalanceChangeRow[]; text: string };
+const DERIVED = stageSlot<Derived>("balances");
 
-/** Pure: the balance-change rows of a batch, from what `fetchBalances` brought for each block. */
-export function deriveBalanceRows(batch: readonly FetchedBlock[]): BalanceChangeRow[] {
-  return batch.flatMap((fetched) => {
-    const data = fetched.extra[COIN_BALANCES] as BalanceFetch | undefined;
-    const { block } = fetched;
-    if (!data) throw new Error(`coin balances of block ${Number(block.number)} were not fetched`);
-    // Fetched by number beside the core data: it must be the same version of the block.
-    if (data.hash !== block.hash)
-      throw new InconsistentBlockError(`Block ${Number(block.number)} changed while it was fetched.`);
-    return balanceRows(
-      { number: Number(block.number), timestamp: Number(block.timestamp) },
-      changesFromPrestate(data.traces ?? []),
-      data.read,
-      new Map<Address, Hash>(data.touched ?? []),
-    );
-  });
+/** Pure: the balance-change rows of one block, from what `fetchBalances` brought for it. */
+function blockBalanceRows({ block }: FetchedBlock, data: BalanceFetch): BalanceChangeRow[] {
+  return balanceRows(
+    { number: Number(block.number), timestamp: Number(block.timestamp) },
+    changesFromPrestate(data.traces ?? []),
+    data.read,
+    new Map<Address, Hash>(data.touched ?? []),
+  );
+}
+
+/** The batch's rows and their text, in block order. */
+function batchRows(batch: readonly FetchedBlock[]): Derived {
+  if (batch.length === 1) return derivedOf(batch[0]!);
+  const rows: BalanceChangeRow[] = [];
+  let text = "";
+  for (const fetched of batch) {
+    const own = derivedOf(fetched);
+    for (const r of own.rows) rows.push(r);
+    text += own.text;
+  }
+  return { rows, text };
+}
+
+function derivedOf(fetched: FetchedBlock): Derived {
+  const own = DERIVED.of(fetched);
+  if (!own) throw new Error(`coin balances of block ${Number(fetched.block.number)} were not fetched`);
+  return own;
 }
 
 /**
  * Exact native balance changes per (address, block) for the coin balance history: prestate diffs where the
  * node offers them, eth_getBalance at N and N-1 otherwise; rows move with the checkpoint and reorgs.
  */
-export function coinBalanceExtension(): IndexerExtension {
+export function coinBalanceExtension(): IndexerExtension<Derived> {
   return {
-    name: COIN_BALANCES,
-    fetchBlock: fetchBalances,
-    afterFetch: (rpc, fetched, caps) =>
-      withUnseenVaults(rpc, fetched, caps, fetched.extra[COIN_BALANCES] as BalanceFetch),
-    write: (tx, batch) => writeBalanceChanges(tx, deriveBalanceRows(batch)),
+    id: DERIVED.id,
+    // The rows are derived and encoded here, outside the batch transaction that every range waits for.
+    afterFetch: async (rpc, fetched, caps) => {
+      const rows = blockBalanceRows(fetched, await fetchBalances(rpc, fetched, caps));
+      return { rows, text: encodeBalanceChanges(rows) };
+    },
+    write: (tx, batch) => {
+      const { rows, text } = batchRows(batch);
+      return writeBalanceChanges(tx, rows, text);
+    },
     revert: revertBalanceChanges,
   };
 }

@@ -1,26 +1,20 @@
 import type { Address, Hash, Hex } from "viem";
 import type { NodeCapabilities } from "../../../chain/capabilities.js";
 import { OP_DEPOSIT_TYPE, OP_OPERATOR_FEE_VAULT } from "../../../chain/chain-type.js";
-import { BlockNotFoundError, fetchBlock, toQuantity } from "../../../chain/fetch-block.js";
 import type { Rpc } from "../../../chain/rpc.js";
-import type { FetchedBlock, RpcBlock } from "../../../chain/types.js";
-import { InconsistentBlockError } from "../../pipeline/errors.js";
-import type { PrestateDiffTrace, ReadBalance } from "./derive.js";
+import type { FetchedBlock, PrestateDiffTrace, RpcBlock } from "../../../chain/types.js";
+import type { ReadBalance } from "./derive.js";
 import { creditedOutsideTransactions, isOpStackBlock, touchedByTransactions } from "./touched.js";
 
-/** What the balance extension fetches for one block (lands in `FetchedBlock.extra`). */
+/** What the balances stage's afterFetch brings for one block. */
 export type BalanceFetch = {
-  /** Hash of the block version the data belongs to; checked against the core block before writing. */
-  hash: Hash;
-  /** Prestate diffs per transaction (prestate mode). */
+  /** Prestate diffs per transaction (prestate mode): the fetched block's own. */
   traces: PrestateDiffTrace[] | null;
   /** Attribution inferred from the block (fallback mode). */
   touched: Array<[Address, Hash]> | null;
   /** Balances read with eth_getBalance at this block and at its parent. */
   read: ReadBalance[];
 };
-
-const PRESTATE_DIFF = { tracer: "prestateTracer", tracerConfig: { diffMode: true } };
 
 /**
  * Balances at the end of the parent and (when `atBlock`) of the block, requested by block hash (EIP-1898) so that
@@ -105,65 +99,55 @@ export function paysOperatorFee(fetched: FetchedBlock): boolean {
 }
 
 /**
- * OP stack, once the block and its receipts are here (the stage's afterFetch): the protocol credits the fee vaults
- * outside every frame. A tracer shows the vaults it looks up: op-geth's the base fee and L1 fee vaults in each
- * transaction (and the fee recipient), never the operator fee vault; anvil's every account touched. So the operator
- * fee vault is read at the block's end when a receipt says a transaction paid it and no trace of the block shows it.
- * (Only it: a read of the head may see the next block on a node mining it, as for the fee recipient, and a vault a
- * trace would show but did not was not paid.) A block whose receipts show no operator fee (every block before
- * Isthmus, blocks of deposits only, every block of a node whose receipts have no OP members) costs no call.
+ * OP stack: the protocol credits the fee vaults outside every frame. A tracer shows the vaults it looks up: op-geth's
+ * the base fee and L1 fee vaults in each transaction (and the fee recipient), never the operator fee vault; anvil's
+ * every account touched. So the operator fee vault is read at the block's end when a receipt says a transaction paid
+ * it and no trace of the block shows it. (Only it: a read of the head may see the next block on a node mining it, as
+ * for the fee recipient, and a vault a trace would show but did not was not paid.) A block whose receipts show no
+ * operator fee (every block before Isthmus, blocks of deposits only, every block of a node whose receipts have no OP
+ * members) costs no call.
  */
-export async function withUnseenVaults(
+function unseenOperatorVault(
+  fetched: FetchedBlock,
+  caps: NodeCapabilities,
+  traces: readonly PrestateDiffTrace[],
+  credited: readonly Address[],
+): boolean {
+  return (
+    caps.chainType === "optimism" &&
+    !credited.includes(OP_OPERATOR_FEE_VAULT) &&
+    !inTraces(traces, OP_OPERATOR_FEE_VAULT) &&
+    paysOperatorFee(fetched)
+  );
+}
+
+/**
+ * The stage's afterFetch: the balances a block's rows need, from the fetched block and its prestate diffs where the
+ * node gives them (`fetched.prestate`), else the addresses its transactions touched, each read at the block's end.
+ */
+export async function fetchBalances(
   rpc: Rpc,
   fetched: FetchedBlock,
   caps: NodeCapabilities,
-  data: BalanceFetch,
 ): Promise<BalanceFetch> {
-  if (
-    caps.chainType !== "optimism" ||
-    !data.traces ||
-    data.read.some((r) => r.address === OP_OPERATOR_FEE_VAULT) ||
-    inTraces(data.traces, OP_OPERATOR_FEE_VAULT) ||
-    !paysOperatorFee(fetched)
-  )
-    return data;
-  const vault = await readBalances(rpc, fetched.block, [OP_OPERATOR_FEE_VAULT], true);
-  return { ...data, read: [...data.read, ...vault] };
-}
-
-export async function fetchBalances(rpc: Rpc, number: number, caps: NodeCapabilities): Promise<BalanceFetch> {
-  const q = toQuantity(number);
-  if (caps.prestateDiff) {
-    const [header, traces, accounts] = await Promise.all([
-      rpc.request<RpcBlock | null>("eth_getBlockByNumber", [q, false]),
-      rpc.request<PrestateDiffTrace[]>("debug_traceBlockByNumber", [q, PRESTATE_DIFF]),
-      number === 0 ? genesisAddresses(rpc) : [],
-    ]);
-    if (!header) throw new BlockNotFoundError(number);
-    // Header and traces were requested by number: both must describe the same version of the block.
-    const txs = header.transactions as unknown as Hash[];
-    if (traces.length !== txs.length || traces.some((t, i) => t.txHash && t.txHash !== txs[i])) {
-      throw new InconsistentBlockError(`Block ${number} changed while its balance traces were fetched.`);
-    }
+  const { block } = fetched;
+  const accounts = Number(block.number) === 0 ? await genesisAddresses(rpc) : [];
+  const traces = fetched.prestate;
+  if (traces) {
     const credited = uniqueLower([
-      header.miner,
-      ...(header.withdrawals ?? []).map((w) => w.address),
+      block.miner,
+      ...(block.withdrawals ?? []).map((w) => w.address),
       ...accounts,
     ]);
-    const read = await readBalances(
-      rpc,
-      header,
-      credited,
-      !paysNoBlockReward(header),
-      withdrawalCredits(header),
-    );
-    return { hash: header.hash, traces, touched: null, read };
+    const [read, vault] = await Promise.all([
+      readBalances(rpc, block, credited, !paysNoBlockReward(block), withdrawalCredits(block)),
+      unseenOperatorVault(fetched, caps, traces, credited)
+        ? readBalances(rpc, block, [OP_OPERATOR_FEE_VAULT], true)
+        : [],
+    ]);
+    return { traces, touched: null, read: [...read, ...vault] };
   }
   // No prestate diffs: find the touched addresses from the block itself, then read every one of them.
-  const [fetched, accounts] = await Promise.all([
-    fetchBlock(rpc, number, caps),
-    number === 0 ? genesisAddresses(rpc) : [],
-  ]);
   const op = isOpStackBlock(fetched, caps.chainType === "optimism");
   const touched = touchedByTransactions(fetched, op);
   const addresses = uniqueLower([
@@ -172,10 +156,9 @@ export async function fetchBalances(rpc: Rpc, number: number, caps: NodeCapabili
     ...accounts,
   ]);
   return {
-    hash: fetched.block.hash,
     traces: null,
     touched: [...touched],
     // Without traces the end of the block can only be read.
-    read: await readBalances(rpc, fetched.block, addresses, true),
+    read: await readBalances(rpc, block, addresses, true),
   };
 }

@@ -1,5 +1,7 @@
-import { toBytea, toByteaOrNull } from "../../../db/bytes.js";
+import { toBytea } from "../../../db/bytes.js";
+import { unixCopyText } from "../../../db/copy-text.js";
 import type { Queryable } from "../../../db/db.js";
+import { bulkInsert } from "../core/bulk-insert.js";
 import type { BalanceChangeRow } from "./derive.js";
 
 /** Adds `delta` (a SQL expression) to the chain's coin balance sum, kept for stats&action=ethsupply. */
@@ -8,39 +10,72 @@ const addToSum = (
 ) => `insert into chain_counters (name, value) select 'coin_balance_sum', ${delta}
   on conflict (name) do update set value = chain_counters.value + excluded.value`;
 
-/** Inserts one batch of balance changes with one multi-row `unnest` insert (inside the batch transaction). */
-export async function writeBalanceChanges(tx: Queryable, rows: readonly BalanceChangeRow[]): Promise<void> {
+/** The batch's balance changes, by COPY where the connection has it (core/bulk-insert.ts), as the core rows go in. */
+const insertChanges = bulkInsert<BalanceChangeRow>("coin_balance_changes", [
+  { column: "address", type: "bytea", get: (r) => r.address },
+  { column: "block_number", type: "int8", get: (r) => r.blockNumber },
+  { column: "value", type: "numeric", get: (r) => r.value },
+  { column: "delta", type: "numeric", get: (r) => r.delta },
+  { column: "transaction_hash", type: "bytea", get: (r) => r.transactionHash },
+  {
+    column: "block_timestamp",
+    type: "int8",
+    get: (r) => r.timestamp,
+    sql: (v) => `to_timestamp(${v})`,
+    copy: unixCopyText,
+  },
+]);
+
+/** The rows' COPY text (built ahead of the batch transaction). */
+export const encodeBalanceChanges = (rows: readonly BalanceChangeRow[]): string => insertChanges.encode(rows);
+
+/**
+ * Inserts one batch of balance changes and the current balances they set (inside the batch transaction); `text`:
+ * the rows' COPY text built ahead (encodeBalanceChanges), else built now.
+ */
+export async function writeBalanceChanges(
+  tx: Queryable,
+  rows: readonly BalanceChangeRow[],
+  text?: string,
+): Promise<void> {
   if (rows.length === 0) return;
+  if (text === undefined) await insertChanges(tx, rows);
+  else await insertChanges.writeEncoded(tx, rows, text);
+  await writeCurrentBalances(tx, rows);
+}
+
+/**
+ * The current balance (top accounts): each address's row of its latest block in the batch, newer blocks win; the
+ * rows' change moves the chain's coin balance sum. (The list's count orders read the count from address_counters:
+ * migration 153.)
+ *
+ * Deliberately no CTE of the batch joined to the table or to another CTE: once `address_coin_balances` has
+ * statistics the planner estimated such a CTE (13,000 rows) at 200 and rebuilt a hash of it for every written row
+ * (55 s for one batch on a million rows, growing with the table). The latest row per address is picked in memory,
+ * and the previous value comes from RETURNING: its subquery runs under the statement's snapshot, which does not see
+ * the statement's own writes, so it finds the row as it was before (an index probe per written row, like the
+ * conflict check beside it). A read of the previous values by `= any` before the upsert was the alternative; on a
+ * million rows the planner answered a batch's 13,000 addresses with a sequential scan of the table.
+ */
+async function writeCurrentBalances(tx: Queryable, rows: readonly BalanceChangeRow[]): Promise<void> {
+  const latest = new Map<string, BalanceChangeRow>();
+  for (const r of rows) {
+    const key = r.address.toLowerCase();
+    const seen = latest.get(key);
+    if (!seen || r.blockNumber >= seen.blockNumber) latest.set(key, r);
+  }
+  const written = [...latest.values()];
   await tx.query(
-    `insert into coin_balance_changes (address, block_number, value, delta, transaction_hash, block_timestamp)
-     select a, n, v, d, h, to_timestamp(t)
-     from unnest($1::bytea[], $2::int8[], $3::numeric[], $4::numeric[], $5::bytea[], $6::int8[]) as x(a, n, v, d, h, t)`,
-    [
-      rows.map((r) => toBytea(r.address)),
-      rows.map((r) => r.blockNumber),
-      rows.map((r) => r.value),
-      rows.map((r) => r.delta),
-      rows.map((r) => toByteaOrNull(r.transactionHash)),
-      rows.map((r) => r.timestamp),
-    ],
-  );
-  // The current balance (top accounts): each address's row of its latest block in the batch, newer blocks win. A new
-  // row starts with the address's transaction count so far (the counters stage keeps it from then on). The rows'
-  // change moves the chain's coin balance sum (every CTE reads the table as it was before the statement).
-  await tx.query(
-    `with latest as (
-       select distinct on (a) a, v, n from unnest($1::bytea[], $2::int8[], $3::numeric[]) as x(a, n, v)
-       order by a, n desc),
-     before as (select b.address, b.value from address_coin_balances b join latest on b.address = latest.a),
-     written as (
-       insert into address_coin_balances (address, value, block_number, transactions_count)
-       select a, v, n, coalesce((select c.transactions_count from address_counters c where c.address = a), 0)
-       from latest
+    `with written as (
+       insert into address_coin_balances (address, value, block_number)
+       select a, v, n
+       from unnest($1::bytea[], $2::int8[], $3::numeric[]) as x(a, n, v)
        on conflict (address) do update set value = excluded.value, block_number = excluded.block_number
          where excluded.block_number >= address_coin_balances.block_number
-       returning address, value)
-     ${addToSum("coalesce(sum(w.value - coalesce(b.value, 0)), 0) from written w left join before b on b.address = w.address")}`,
-    [rows.map((r) => toBytea(r.address)), rows.map((r) => r.blockNumber), rows.map((r) => r.value)],
+       returning value - coalesce((select p.value from address_coin_balances p
+         where p.address = address_coin_balances.address), 0) as change)
+     ${addToSum("coalesce(sum(change), 0) from written")}`,
+    [written.map((r) => toBytea(r.address)), written.map((r) => r.blockNumber), written.map((r) => r.value)],
   );
 }
 
@@ -60,12 +95,10 @@ export async function revertBalanceChanges(tx: Queryable, ancestor: number): Pro
     [ancestor],
   );
   if (gone.length === 0) return;
-  // The counters stage was reverted first: the count it left is the one of the remaining blocks.
   await tx.query(
     `with restored as (
-       insert into address_coin_balances (address, value, block_number, transactions_count)
-       select g.a, c.value, c.block_number,
-         coalesce((select n.transactions_count from address_counters n where n.address = g.a), 0)
+       insert into address_coin_balances (address, value, block_number)
+       select g.a, c.value, c.block_number
        from unnest($1::bytea[]) as g(a)
        cross join lateral (select value, block_number from coin_balance_changes c
          where c.address = g.a order by c.block_number desc limit 1) c

@@ -2,7 +2,7 @@ import type { Hash } from "viem";
 import type { FetchedBlock } from "../../../chain/types.js";
 import { toBytea } from "../../../db/bytes.js";
 import type { IndexerExtension } from "../../pipeline/extension.js";
-import { unnestInsert } from "../core/unnest-insert.js";
+import { bulkInsert } from "../core/bulk-insert.js";
 
 type BlobRow = {
   blockNumber: number;
@@ -32,7 +32,7 @@ export function deriveBlobRows(batch: readonly FetchedBlock[]): BlobRow[] {
   return rows;
 }
 
-const insertBlobs = unnestInsert<BlobRow>("transaction_blobs", [
+const insertBlobs = bulkInsert<BlobRow>("transaction_blobs", [
   { column: "block_number", type: "int8", get: (r) => r.blockNumber },
   { column: "transaction_index", type: "int4", get: (r) => r.transactionIndex },
   { column: "index", type: "int4", get: (r) => r.index },
@@ -46,7 +46,7 @@ const insertBlobs = unnestInsert<BlobRow>("transaction_blobs", [
  */
 export function blobsExtension(): IndexerExtension {
   return {
-    name: "blobs",
+    id: "blobs",
     async write(tx, batch) {
       await insertBlobs(tx, deriveBlobRows(batch));
     },

@@ -40,7 +40,7 @@ async function writeBlockRewards(tx: Queryable, rows: readonly BlockRewardRow[])
 /** Block and uncle rewards where the node tells them (trace_block); other nodes report none. */
 export function blockRewardsExtension(): IndexerExtension {
   return {
-    name: "block-rewards",
+    id: "block-rewards",
     write: (tx, batch) => writeBlockRewards(tx, deriveBlockRewards(batch)),
     revert: async (tx, ancestor) => {
       await tx.query("delete from block_rewards where block_number > $1", [ancestor]);

@@ -1,7 +1,7 @@
 import type { Address, Hash, Hex } from "viem";
 import type { CallFrame, FetchedBlock } from "../../../chain/types.js";
-import { tokenRowsOf } from "../tokens/derive.js";
 import { unknownMembers } from "./members.js";
+import { type BlockTokenLogs, tokenLogsOf } from "./token-logs.js";
 
 /** Rows of the core tables for one batch, column-wise ready for `unnest` inserts. Pure: no I/O. */
 export type BlockRow = {
@@ -113,9 +113,14 @@ export function internalCreations(root: CallFrame): CallFrame[] {
   return out;
 }
 
-export function deriveCoreRows(fetched: readonly FetchedBlock[]): CoreRows {
+export function deriveCoreRows(
+  fetched: readonly FetchedBlock[],
+  logsOf: (b: FetchedBlock) => BlockTokenLogs = tokenLogsOf,
+): CoreRows {
   const rows: CoreRows = { blocks: [], transactions: [], logs: [], creations: [] };
-  const withTransfers = new Set(tokenRowsOf(fetched).transfers.map((t) => t.transactionHash.toLowerCase()));
+  const withTransfers = new Set(
+    fetched.flatMap((b) => logsOf(b).transfers.map((t) => t.transactionHash.toLowerCase())),
+  );
   for (const { block, receipts, calls } of fetched) {
     const number = Number(block.number);
     const baseFee = block.baseFeePerGas == null ? null : BigInt(block.baseFeePerGas);

@@ -3,6 +3,7 @@ import type { IndexerExtension } from "../../pipeline/extension.js";
 import {
   ADD_ADDRESS_FACTS,
   DELETE_ADDRESSES,
+  DELETE_EMPTY_COUNTERS,
   SUBTRACT_ADDRESS_FACTS,
   UPSERT_CHAIN_COUNTERS,
   UPSERT_DAILY_COUNTERS,
@@ -23,9 +24,10 @@ async function subtractAbove(tx: Queryable, ancestor: number): Promise<void> {
     END,
     -1,
   ]);
-  // An address whose every counter came from the reverted blocks has no row in a clean index either.
+  // An address whose every counter came from the reverted blocks has no row in a clean index either, unless a
+  // balance change below them still shows it.
   const empty = rows.filter((r) => r.empty).map((r) => r.address);
-  if (empty.length) await tx.query("delete from address_counters where address = any($1::bytea[])", [empty]);
+  if (empty.length) await tx.query(DELETE_EMPTY_COUNTERS, [empty, ancestor]);
   await tx.query(DELETE_ADDRESSES, [ancestor]);
   await tx.query(UPSERT_CHAIN_COUNTERS, [ancestor, END, -1]);
   // A day whose every block was reverted has no row in a clean index either.
@@ -58,7 +60,7 @@ export function countersExtension(): IndexerExtension {
   // The backfill check is two index probes per batch; caching it in memory would go wrong when the transaction
   // that did the backfill rolls back.
   return {
-    name: "counters",
+    id: "counters",
     async write(tx, batch) {
       if (!batch.length) return;
       const from = Number(batch[0]!.block.number);

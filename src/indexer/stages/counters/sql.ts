@@ -61,55 +61,72 @@ const COUNTER_COLUMNS = [
   ["withdrawals_count", "withdrawals"],
 ] as const;
 
-/** Upsert of the per-address deltas of `facts` times $3 (1 or -1). */
-const UPSERT_FROM_FACTS = `
+/**
+ * An address whose coin balance changed in the range is seen there (a development node's funded accounts get theirs
+ * at genesis, before any transaction), with no counter of its own: it still gets its counters row, all zeros, so
+ * every address with a balance has one and `/addresses?sort=transactions_count` finds it in address_counters' count
+ * index (src/explorer/top-account/query.ts). A reorg keeps such a row while the address has a balance change left.
+ */
+const BALANCE_SIGHTINGS = `
+  select address, block_number, 0, 0, 0, 0, 0, 0, 0, 0, 0 from coin_balance_changes where ${inRange("block_number")}`;
+
+/** The range's address facts and its balance sightings: each address the range shows, with what it adds. */
+const FACTS = `${ADDRESS_FACTS}
+  union all${BALANCE_SIGHTINGS}`;
+
+/** Upsert of the per-address deltas of `facts` times $3 (1 or -1); `onlyChanged`: no new row version for zeros. */
+const upsertFromFacts = (onlyChanged: boolean) => `
   insert into address_counters (address, ${COUNTER_COLUMNS.map(([c]) => c).join(", ")})
   select address, ${COUNTER_COLUMNS.map(([, f]) => `$3::int * sum(${f})`).join(", ")}
   from facts group by address
   on conflict (address) do update set
-    ${COUNTER_COLUMNS.map(([c]) => `${c} = address_counters.${c} + excluded.${c}`).join(",\n    ")}`;
-
-/**
- * The top-accounts list sorts by transaction count from its own table (an index beside the balance): the counts
- * just changed (`counted`: address, transactions_count) are copied to the rows of addresses that have a balance.
- */
-const SYNC_BALANCE_ROWS = `
-  update address_coin_balances b set transactions_count = c.transactions_count
-  from counted c where b.address = c.address and b.transactions_count <> c.transactions_count
-  returning 1`;
+    ${COUNTER_COLUMNS.map(([c]) => `${c} = address_counters.${c} + excluded.${c}`).join(",\n    ")}${
+      onlyChanged ? `\n  where ${COUNTER_COLUMNS.map(([c]) => `excluded.${c} <> 0`).join(" or ")}` : ""
+    }`;
 
 /**
  * Writing a batch ($3 = 1): the facts are gathered once and feed both the per-address counters and the first
  * sightings (`addresses`), whose number of new rows goes to the 'addresses' chain counter. An address whose coin
- * balance was recorded is seen too (a development node's funded accounts get theirs at genesis, before any
- * transaction), so the home page counts every address the top-accounts list can show. One statement (PostgreSQL
- * runs a data-modifying WITH part exactly once whether or not the main query reads it).
+ * balance was recorded is seen too, so the home page counts every address the top-accounts list can show. The first
+ * block is the least seen (history written after the head, head first, lowers it); only new rows count. One
+ * statement (PostgreSQL runs a data-modifying WITH part exactly once whether or not the main query reads it).
+ *
+ * The balance rows carry no copy of the transaction count (migration 153): the count orders of the top-accounts list
+ * read address_counters' own index, so a batch writes one row version per address here and one per changed balance
+ * in the balances stage, not a second version of each balance row whose count changed.
  */
 export const ADD_ADDRESS_FACTS = `
-  with facts as (${ADDRESS_FACTS}),
-  counted as (${UPSERT_FROM_FACTS} returning address, transactions_count),
-  synced as (${SYNC_BALANCE_ROWS}),
+  with facts as (${FACTS}),
+  counted as (${upsertFromFacts(true)}),
   added as (
     insert into addresses (address, first_block)
-    select address, min(block) from (
-      select address, block from facts
-      union all
-      select address, block_number from coin_balance_changes where ${inRange("block_number")}) seen
-    group by address
-    on conflict (address) do nothing
-    returning 1)
+    select address, min(block) from facts group by address
+    on conflict (address) do update set first_block = excluded.first_block
+      where excluded.first_block < addresses.first_block
+    returning xmax = 0 as inserted)
   insert into chain_counters (name, value)
-  select 'addresses', count(*) from added
+  select 'addresses', count(*) filter (where inserted) from added
   on conflict (name) do update set value = chain_counters.value + excluded.value`;
 
-/** Reverting ($3 = -1): subtracts, and returns the addresses whose counters all reached 0. */
+/**
+ * Reverting ($3 = -1): subtracts, and returns the addresses whose counters all reached 0 (every one the reverted
+ * blocks showed is returned, balance sightings included).
+ */
 export const SUBTRACT_ADDRESS_FACTS = `
-  with facts as (${ADDRESS_FACTS}),
-  counted as (${UPSERT_FROM_FACTS}
-    returning address, transactions_count,
-      (${COUNTER_COLUMNS.map(([c]) => `address_counters.${c} = 0`).join(" and ")}) as empty),
-  synced as (${SYNC_BALANCE_ROWS})
+  with facts as (${FACTS}),
+  counted as (${upsertFromFacts(false)}
+    returning address,
+      (${COUNTER_COLUMNS.map(([c]) => `address_counters.${c} = 0`).join(" and ")}) as empty)
   select address, empty from counted`;
+
+/**
+ * Of the addresses `SUBTRACT_ADDRESS_FACTS` left at zero ($1), those a clean index of the blocks up to the ancestor
+ * ($2) has no row for: none of their facts is left (all counters 0) and no balance change either. The balances stage
+ * is reverted after this one, so its rows above the ancestor are still there and are left out by block.
+ */
+export const DELETE_EMPTY_COUNTERS = `
+  delete from address_counters n where n.address = any($1::bytea[])
+    and not exists (select 1 from coin_balance_changes b where b.address = n.address and b.block_number <= $2)`;
 
 /** Chain-wide deltas of the range times $3 ('withdrawals_sum' in wei, for /withdrawals/counters). */
 export const UPSERT_CHAIN_COUNTERS = `

@@ -41,13 +41,18 @@ export function flattenCallTree(
   at: { blockNumber: number; blockHash: Hash; transactionIndex: number; transactionHash: Hash },
 ): InternalTransactionRow[] {
   const out: InternalTransactionRow[] = [];
+  // Fields written out (no spreads) and a plain loop: this runs for every frame of a busy chain.
   const visit = (f: CallFrame, path: number[]) => {
     const kind = frameKind(f.type);
     const creates = kind.type === "create" || kind.type === "create2";
     out.push({
-      ...at,
+      blockNumber: at.blockNumber,
+      blockHash: at.blockHash,
+      transactionIndex: at.transactionIndex,
+      transactionHash: at.transactionHash,
       index: out.length,
-      ...kind,
+      type: kind.type,
+      callType: kind.callType,
       from: f.from,
       to: creates ? null : (f.to ?? null),
       // A failed creation created nothing (callTracer may still name the would-be address).
@@ -60,9 +65,8 @@ export function flattenCallTree(
       error: f.error ?? null,
       traceAddress: path,
     });
-    (f.calls ?? []).forEach((c, i) => {
-      visit(c, [...path, i]);
-    });
+    const calls = f.calls;
+    if (calls) for (let i = 0; i < calls.length; i++) visit(calls[i]!, [...path, i]);
   };
   visit(root, []);
   return out;

@@ -1,16 +1,49 @@
-import type { IndexerExtension } from "../../pipeline/extension.js";
-import { deriveInternalTransactions } from "./derive.js";
-import { revertInternalTransactions, writeInternalTransactions } from "./store.js";
+import type { FetchedBlock } from "../../../chain/types.js";
+import { type IndexerExtension, stageSlot } from "../../pipeline/extension.js";
+import { deriveInternalTransactions, type InternalTransactionRow } from "./derive.js";
+import {
+  encodeInternalTransactions,
+  revertInternalTransactions,
+  writeInternalTransactions,
+} from "./store.js";
+
+/** A block's call frames as rows, with their COPY text: derived and encoded when the block arrives. */
+type Derived = { rows: InternalTransactionRow[]; text: string };
+const DERIVED = stageSlot<Derived>("internal-transactions");
+
+/** The batch's rows and their text in block order (derived now for a block fetched without this stage). */
+function batchRows(
+  batch: readonly FetchedBlock[],
+): Derived | { rows: InternalTransactionRow[]; text?: never } {
+  const own = batch.map((b) => DERIVED.of(b));
+  if (own.some((o) => !o)) return { rows: deriveInternalTransactions(batch) };
+  if (own.length === 1) return own[0]!;
+  const rows: InternalTransactionRow[] = [];
+  let text = "";
+  for (const o of own as Derived[]) {
+    for (const r of o.rows) rows.push(r);
+    text += o.text;
+  }
+  return { rows, text };
+}
 
 /**
  * Every call frame of every transaction, from the call traces `fetchBlock` already brings (callTracer or
  * trace_block). Where the node gives no traces (or TRACES=off) nothing is stored and the block row says
- * `internal_transactions_indexed = false`.
+ * `internal_transactions_indexed = false`. The rows are derived (and their COPY text built) in `afterFetch`,
+ * outside the batch transaction, which every range waits for.
  */
-export function internalTransactionsExtension(): IndexerExtension {
+export function internalTransactionsExtension(): IndexerExtension<Derived> {
   return {
-    name: "internal-transactions",
-    write: (tx, batch) => writeInternalTransactions(tx, deriveInternalTransactions(batch)),
+    id: DERIVED.id,
+    afterFetch: async (_rpc, fetched) => {
+      const rows = deriveInternalTransactions([fetched]);
+      return { rows, text: encodeInternalTransactions(rows) };
+    },
+    write: (tx, batch) => {
+      const { rows, text } = batchRows(batch);
+      return writeInternalTransactions(tx, rows, text);
+    },
     revert: revertInternalTransactions,
   };
 }

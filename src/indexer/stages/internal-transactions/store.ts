@@ -1,44 +1,49 @@
-import { toBytea, toByteaOrNull } from "../../../db/bytes.js";
 import type { Queryable } from "../../../db/db.js";
+import { bulkInsert } from "../core/bulk-insert.js";
 import type { InternalTransactionRow } from "./derive.js";
 
-/** One multi-row insert for the batch (trace addresses travel as "0,1,2": unnest would flatten an int4[][]). */
+type Row = InternalTransactionRow;
+
+/** One bulk insert for the batch (trace addresses travel as "0,1,2" to unnest: it would flatten an int4[][]). */
+const insertInternalTransactions = bulkInsert<Row>("internal_transactions", [
+  { column: "block_number", type: "int8", get: (r) => r.blockNumber },
+  { column: "transaction_index", type: "int4", get: (r) => r.transactionIndex },
+  { column: "index", type: "int4", get: (r) => r.index },
+  { column: "transaction_hash", type: "bytea", get: (r) => r.transactionHash },
+  { column: "type", type: "text", get: (r) => r.type },
+  { column: "call_type", type: "text", get: (r) => r.callType },
+  { column: "from_address", type: "bytea", get: (r) => r.from },
+  { column: "to_address", type: "bytea", get: (r) => r.to },
+  { column: "created_contract_address", type: "bytea", get: (r) => r.createdContract },
+  { column: "value", type: "numeric", get: (r) => r.value },
+  { column: "gas", type: "numeric", get: (r) => r.gas },
+  { column: "gas_used", type: "numeric", get: (r) => r.gasUsed },
+  { column: "input", type: "bytea", get: (r) => r.input },
+  { column: "output", type: "bytea", get: (r) => r.output },
+  { column: "error", type: "text", get: (r) => r.error },
+  {
+    column: "trace_address",
+    type: "text",
+    get: (r) => r.traceAddress,
+    param: (path: number[]) => path.join(","),
+    sql: (v) => `case when ${v} = '' then '{}'::int4[] else string_to_array(${v}, ',')::int4[] end`,
+    copy: (path: number[]) => `{${path.join(",")}}`,
+  },
+  { column: "block_hash", type: "bytea", get: (r) => r.blockHash },
+]);
+
+/** The rows' COPY text (built ahead of the batch transaction). */
+export const encodeInternalTransactions = (rows: readonly Row[]): string =>
+  insertInternalTransactions.encode(rows);
+
+/** Writes the rows; `text`: their COPY text built ahead (encodeInternalTransactions), else built now. */
 export async function writeInternalTransactions(
   tx: Queryable,
-  rows: readonly InternalTransactionRow[],
+  rows: readonly Row[],
+  text?: string,
 ): Promise<void> {
-  if (!rows.length) return;
-  const col = <R>(f: (r: InternalTransactionRow) => R): R[] => rows.map(f);
-  await tx.query(
-    `insert into internal_transactions (block_number, transaction_index, index, transaction_hash, type, call_type,
-       from_address, to_address, created_contract_address, value, gas, gas_used, input, output, error,
-       trace_address, block_hash)
-     select bn, ti, i, th, ty, ct, fa, ta, ca, v, g, gu, inp, outp, err,
-       case when tr = '' then '{}'::int4[] else string_to_array(tr, ',')::int4[] end, bh
-     from unnest($1::int8[], $2::int4[], $3::int4[], $4::bytea[], $5::text[], $6::text[], $7::bytea[], $8::bytea[],
-       $9::bytea[], $10::numeric[], $11::numeric[], $12::numeric[], $13::bytea[], $14::bytea[], $15::text[],
-       $16::text[], $17::bytea[])
-       as x(bn, ti, i, th, ty, ct, fa, ta, ca, v, g, gu, inp, outp, err, tr, bh)`,
-    [
-      col((r) => r.blockNumber),
-      col((r) => r.transactionIndex),
-      col((r) => r.index),
-      col((r) => toBytea(r.transactionHash)),
-      col((r) => r.type),
-      col((r) => r.callType),
-      col((r) => toBytea(r.from)),
-      col((r) => toByteaOrNull(r.to)),
-      col((r) => toByteaOrNull(r.createdContract)),
-      col((r) => r.value),
-      col((r) => r.gas),
-      col((r) => r.gasUsed),
-      col((r) => toByteaOrNull(r.input)),
-      col((r) => toByteaOrNull(r.output)),
-      col((r) => r.error),
-      col((r) => r.traceAddress.join(",")),
-      col((r) => toBytea(r.blockHash)),
-    ],
-  );
+  if (text === undefined) await insertInternalTransactions(tx, rows);
+  else await insertInternalTransactions.writeEncoded(tx, rows, text);
 }
 
 export async function revertInternalTransactions(tx: Queryable, ancestor: number): Promise<void> {

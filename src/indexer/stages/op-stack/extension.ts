@@ -8,7 +8,7 @@ import { insertOpTransactions, revertOpTransactions } from "./store.js";
  */
 export function opStackExtension(): IndexerExtension {
   return {
-    name: "op-stack",
+    id: "op-stack",
     write: (tx, batch, ctx) =>
       insertOpTransactions(tx, deriveOpRows(batch, ctx.caps.chainType === "optimism")),
     revert: revertOpTransactions,

@@ -1,9 +1,9 @@
 import { toBytea, toByteaOrNull } from "../../../db/bytes.js";
 import type { Queryable } from "../../../db/db.js";
-import { unnestInsert } from "../core/unnest-insert.js";
+import { bulkInsert } from "../core/bulk-insert.js";
 import type { OpTransactionRow } from "./derive.js";
 
-export const insertOpTransactions = unnestInsert<OpTransactionRow>("op_transactions", [
+export const insertOpTransactions = bulkInsert<OpTransactionRow>("op_transactions", [
   { column: "transaction_hash", type: "bytea", get: (r) => toBytea(r.transactionHash) },
   { column: "block_number", type: "int8", get: (r) => r.blockNumber },
   { column: "is_deposit", type: "bool", get: (r) => r.isDeposit },

@@ -1,10 +1,11 @@
 import type { Address } from "viem";
 import type { Rpc } from "../../../chain/rpc.js";
 import type { FetchedBlock } from "../../../chain/types.js";
+import { newestProxiesSql } from "../../../chain-store/proxies.js";
 import { answerProxyRefreshes, openProxyRefreshes } from "../../../chain-store/proxy-refresh.js";
 import { fromBytea, toBytea } from "../../../db/bytes.js";
 import type { Queryable } from "../../../db/db.js";
-import type { IndexerExtension } from "../../pipeline/extension.js";
+import { type IndexerExtension, stageSlot } from "../../pipeline/extension.js";
 import { markNewContracts, unmarkLostContracts } from "../core/transaction-facts.js";
 import { detectProxy, type ProxyInfo, UPGRADED_TOPIC } from "./detect.js";
 
@@ -28,22 +29,59 @@ export function proxyCandidates(
   return [...out].map(([address, blockNumber]) => ({ address, blockNumber }));
 }
 
+/** A block's candidates, each read at the block when it arrived (null: no proxy there). */
+type Detected = Array<{ address: Address; blockNumber: number; info: ProxyInfo | null }>;
+const DETECTED = stageSlot<Detected>("proxies");
+
+const detectAll = (rpc: Rpc, candidates: ReadonlyArray<{ address: Address; blockNumber: number }>) =>
+  Promise.all(candidates.map((c) => detectProxy(rpc, c.address, c.blockNumber)));
+
+/**
+ * The batch's candidates with what was read for each: per address its last block in the batch (as
+ * `proxyCandidates` of the whole batch), read when that block arrived, or now for a block fetched without it.
+ */
+async function detectBatch(batch: readonly FetchedBlock[], rpc: Rpc) {
+  const candidates = proxyCandidates(batch);
+  const first = Number(batch[0]?.block.number ?? 0);
+  const missing: number[] = [];
+  const found = candidates.map((c, i) => {
+    const own = DETECTED.of(batch[c.blockNumber - first]!)?.find((d) => d.address === c.address);
+    if (!own) missing.push(i);
+    return own?.info ?? null;
+  });
+  const late = await detectAll(
+    rpc,
+    missing.map((i) => candidates[i]!),
+  );
+  missing.forEach((i, k) => {
+    found[i] = late[k] ?? null;
+  });
+  return candidates.map((c, i) => ({ ...c, info: found[i] ?? null }));
+}
+
 /**
  * Proxy detection at indexing time (not lazily at request time): the HTTP side has no node access, and reading
  * the slots at the block of the creation or of the Upgraded event gives a history that a reorg can cut back.
  * Only creations and Upgraded events cost calls, so the block pipeline pays for it rarely.
  */
-export function createProxiesExtension(): IndexerExtension {
+export function createProxiesExtension(): IndexerExtension<Detected> {
   return {
-    name: "proxies",
-    async write(tx: Queryable, batch, ctx: { rpc: Rpc }) {
-      const candidates = proxyCandidates(batch);
-      const found = await Promise.all(candidates.map((c) => detectProxy(ctx.rpc, c.address, c.blockNumber)));
-      const rows = candidates
-        .map((c, i): ProxyRow => ({ ...c, info: found[i] ?? null }))
-        // A creation that is no proxy needs no row; an Upgraded event is recorded even if the slot reads empty.
-        .filter((r) => r.info);
-      rows.push(...(await answerRefreshes(tx, ctx.rpc, Number(batch[batch.length - 1]!.block.number), rows)));
+    id: DETECTED.id,
+    // The slots are read when the block arrives, not in the batch transaction: a JSON-RPC round trip there holds
+    // every later range's write.
+    afterFetch: async (rpc, fetched) => {
+      const candidates = proxyCandidates([fetched]);
+      const found = await detectAll(rpc, candidates);
+      return candidates.map((c, i) => ({ ...c, info: found[i] ?? null }));
+    },
+    async write(tx: Queryable, batch, ctx: { rpc: Rpc; history?: boolean }) {
+      // A creation that is no proxy needs no row; an Upgraded event is recorded even if the slot reads empty.
+      const rows: ProxyRow[] = (await detectBatch(batch, ctx.rpc)).filter((r) => r.info);
+      // Refresh requests are answered at the head, never by history catching up below it.
+      if (!ctx.history)
+        rows.push(
+          ...(await answerRefreshes(tx, ctx.rpc, Number(batch[batch.length - 1]!.block.number), rows)),
+        );
       if (!rows.length) return;
       await tx.query(
         `insert into address_proxies (address, block_number, proxy_type, implementation)
@@ -97,8 +135,7 @@ async function answerRefreshes(
   );
   const known = new Map<string, string | null>();
   for (const r of await tx.query<{ address: Uint8Array; implementation: Uint8Array | null }>(
-    `select distinct on (address) address, implementation from address_proxies
-     where address = any($1::bytea[]) and block_number <= $2 order by address, block_number desc`,
+    newestProxiesSql("$1::bytea[]", "implementation", "block_number <= $2"),
     [addresses.map(toBytea), head],
   ))
     known.set(fromBytea(r.address), r.implementation ? fromBytea(r.implementation) : null);

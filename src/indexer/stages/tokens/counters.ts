@@ -1,8 +1,8 @@
 import type { Address } from "viem";
 import { toBytea } from "../../../db/bytes.js";
 import type { Queryable } from "../../../db/db.js";
-import { ZERO_ADDRESS } from "./decode.js";
-import type { TransferRow } from "./derive.js";
+import { ZERO_ADDRESS } from "../core/token-decode.js";
+import type { TransferRow } from "../core/token-logs.js";
 
 /** A (holder, token) pair whose holdings a run of transfers may change. */
 export type HolderPair = { holder: Address; token: Address };

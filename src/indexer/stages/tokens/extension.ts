@@ -1,6 +1,6 @@
 import type { Logger } from "../../../util/logger.js";
 import type { IndexerExtension } from "../../pipeline/extension.js";
-import { tokenRowsOf } from "./derive.js";
+import { deriveTokenRows } from "../core/token-logs.js";
 import { revertTokenRows, writeTokenRows } from "./store.js";
 
 export type TokensExtensionStats = { transfers: number; malformed: number };
@@ -15,10 +15,10 @@ export function createTokensExtension(
 ): IndexerExtension & { stats: TokensExtensionStats } {
   const stats: TokensExtensionStats = { transfers: 0, malformed: 0 };
   return {
-    name: "tokens",
+    id: "tokens",
     stats,
     async write(tx, batch) {
-      const rows = tokenRowsOf(batch);
+      const rows = deriveTokenRows(batch);
       for (const m of rows.malformed)
         o.logger?.debug(
           { block: m.blockNumber, log_index: m.logIndex, address: m.address, reason: m.reason },

@@ -1,17 +1,12 @@
 import type { Address } from "viem";
 import { fromBytea, toBytea } from "../../../db/bytes.js";
 import type { Queryable } from "../../../db/db.js";
-import { markNewTokens, unmarkLostContracts, unmarkLostTokens } from "../core/transaction-facts.js";
+import { bulkInsert } from "../core/bulk-insert.js";
+import type { TokenType } from "../core/token-decode.js";
+import type { TokenRows, TransferRow } from "../core/token-logs.js";
+import { markNewTokens, unmarkLostTokens } from "../core/transaction-facts.js";
 import { addCounterDeltas, counterDeltas, probeHolders, syncHoldersCount, touchedPairs } from "./counters.js";
-import type { TokenType } from "./decode.js";
-import {
-  type FungibleDelta,
-  type HoldingChanges,
-  holdingChanges,
-  type OwnerKey,
-  type TokenRows,
-  type TransferRow,
-} from "./derive.js";
+import { type FungibleDelta, type HoldingChanges, holdingChanges, type OwnerKey } from "./derive.js";
 
 const PRIORITY_SQL = `array['ERC-20','ERC-721','ERC-1155','ERC-404']`;
 
@@ -27,6 +22,7 @@ export async function writeTokenRows(tx: Queryable, rows: TokenRows, from: numbe
     `insert into tokens (address, type, first_block, supply_stale)
      select * from unnest($1::bytea[], $2::text[], $3::int8[], $4::bool[])
      on conflict (address) do update set
+       first_block = least(tokens.first_block, excluded.first_block),
        type = case when array_position(${PRIORITY_SQL}, excluded.type) > array_position(${PRIORITY_SQL}, tokens.type)
                    then excluded.type else tokens.type end,
        supply_stale = tokens.supply_stale or excluded.supply_stale`,
@@ -49,7 +45,8 @@ export async function writeTokenRows(tx: Queryable, rows: TokenRows, from: numbe
       `insert into token_instances (token_address, token_id, token_type, first_block)
        select distinct on (a, i) a, i, k, b from unnest($1::bytea[], $2::numeric[], $3::text[], $4::int8[]) as x(a, i, k, b)
        order by a, i, b
-       on conflict (token_address, token_id) do nothing`,
+       on conflict (token_address, token_id) do update set first_block = excluded.first_block
+         where excluded.first_block < token_instances.first_block`,
       [
         nft.map((t) => toBytea(t.token)),
         nft.map((t) => t.tokenId!.toString()),
@@ -65,26 +62,19 @@ export async function writeTokenRows(tx: Queryable, rows: TokenRows, from: numbe
   await addCounterDeltas(tx, counterDeltas(pairs, before, await probeHolders(tx, pairs), transfers, 1));
 }
 
-async function insertTransfers(tx: Queryable, t: readonly TransferRow[]) {
-  await tx.query(
-    `insert into token_transfers (block_number, log_index, batch_index, transaction_hash, token_address, kind,
-       from_address, to_address, token_id, amount)
-     select * from unnest($1::int8[], $2::int4[], $3::int4[], $4::bytea[], $5::bytea[], $6::text[], $7::bytea[],
-       $8::bytea[], $9::numeric[], $10::numeric[])`,
-    [
-      t.map((r) => r.blockNumber),
-      t.map((r) => r.logIndex),
-      t.map((r) => r.batchIndex),
-      t.map((r) => toBytea(r.transactionHash)),
-      t.map((r) => toBytea(r.token)),
-      t.map((r) => r.kind),
-      t.map((r) => toBytea(r.from)),
-      t.map((r) => toBytea(r.to)),
-      t.map((r) => (r.tokenId === null ? null : r.tokenId.toString())),
-      t.map((r) => r.amount.toString()),
-    ],
-  );
-}
+/** The batch's transfers, by COPY where the connection has it (core/bulk-insert.ts), as the core rows go in. */
+const insertTransfers = bulkInsert<TransferRow>("token_transfers", [
+  { column: "block_number", type: "int8", get: (r) => r.blockNumber },
+  { column: "log_index", type: "int4", get: (r) => r.logIndex },
+  { column: "batch_index", type: "int4", get: (r) => r.batchIndex },
+  { column: "transaction_hash", type: "bytea", get: (r) => r.transactionHash },
+  { column: "token_address", type: "bytea", get: (r) => r.token },
+  { column: "kind", type: "text", get: (r) => r.kind },
+  { column: "from_address", type: "bytea", get: (r) => r.from },
+  { column: "to_address", type: "bytea", get: (r) => r.to },
+  { column: "token_id", type: "numeric", get: (r) => r.tokenId, param: (v: bigint) => v.toString() },
+  { column: "amount", type: "numeric", get: (r) => r.amount, param: (v: bigint) => v.toString() },
+]);
 
 /** Adds per-id and fungible deltas, sets ERC-721 owners; rows that reach zero are removed. */
 async function applyChanges(tx: Queryable, c: HoldingChanges): Promise<void> {
@@ -190,14 +180,6 @@ export async function revertTokenRows(tx: Queryable, ancestor: number): Promise<
       tokenId: r.token_id === null ? null : BigInt(r.token_id),
       amount: BigInt(r.amount),
     }),
-  );
-  const unproxied = await tx.query<{ address: Uint8Array }>(
-    "delete from address_proxies where block_number > $1 returning address",
-    [ancestor],
-  );
-  await unmarkLostContracts(
-    tx,
-    unproxied.map((r) => r.address),
   );
   if (removed.length === 0) return;
   removed.sort(

@@ -44,7 +44,7 @@ async function writeWithdrawals(tx: Queryable, rows: readonly WithdrawalRow[]): 
 /** Beacon-chain withdrawals (EIP-4895) of each block, from the block itself. */
 export function withdrawalsExtension(): IndexerExtension {
   return {
-    name: "withdrawals",
+    id: "withdrawals",
     write: (tx, batch) => writeWithdrawals(tx, deriveWithdrawals(batch)),
     revert: async (tx, ancestor) => {
       await tx.query("delete from withdrawals where block_number > $1", [ancestor]);

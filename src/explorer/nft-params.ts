@@ -1,5 +1,5 @@
 import type { Address } from "viem";
-import { InvalidInputError } from "../../errors/base.js";
+import { InvalidInputError } from "../errors/base.js";
 
 export type NftType = "ERC-721" | "ERC-1155" | "ERC-404";
 /** The fixed order of the NFT list (spec README, NFT list). */

@@ -1,0 +1,25 @@
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { EventBus } from "../../events/bus.js";
+import { createLogger } from "../../util/logger.js";
+import { indexerStages } from "./index.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+describe("the stages' ids", () => {
+  it("are unique and name each stage's folder (or its one file) under indexer/stages/", () => {
+    const ids = indexerStages({ logger: createLogger("silent"), bus: new EventBus(), notify: false }).map(
+      (s) => s.id,
+    );
+    expect(new Set(ids).size).toBe(ids.length);
+    const missing = ids.filter(
+      (id) => !existsSync(join(here, id, "extension.ts")) && !existsSync(join(here, `${id}.ts`)),
+    );
+    expect(missing).toEqual([]);
+    expect(ids).toContain("balances");
+    expect(ids).toContain("auto-verify");
+    expect(ids).toContain("live-notify");
+  });
+});

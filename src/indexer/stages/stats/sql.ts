@@ -1,0 +1,143 @@
+import { DAILY_STATS_COLUMNS } from "../../../chain-store/daily-stats.js";
+
+/**
+ * The stats stage's statements: per UTC day deltas of a block range ($1 < block <= $2) times $3 (1 when a batch is
+ * written, -1 when a reorganisation takes the range back, before any of its rows is deleted). One statement per
+ * direction, so a batch costs one round trip; the day facts are the same text both ways.
+ */
+const inRange = (column: string) => `${column} > $1 and ${column} <= $2`;
+
+/** The OP stack's L1 attributes depositor: its deposits are the protocol's, not users' ("operational" excludes them). */
+const ATTRIBUTES_DEPOSITOR = "\\xdeaddeaddeaddeaddeaddeaddeaddeaddead0001";
+
+/** Burnt coins are not circulating: the zero address's balance is left out of the supply. */
+const ZERO_ADDRESS = "\\x0000000000000000000000000000000000000000";
+/** The stats service's holder: an address with at least 0.001 of the coin (10^15 wei). */
+const HOLDER_MIN = "1000000000000000";
+
+/**
+ * The range's coin balance changes, each with the address's balance before it (its previous row's, 0 before its
+ * first): a step from one to the other. The steps of the days up to D add up to the balances at the end of D, so a
+ * day's supply and holders change is the sum of its steps, and a reorganisation subtracts the same steps (the rows
+ * are still there: this stage is reverted before the balances stage). The previous row is read by a lateral join,
+ * once per change: as a scalar subquery in the select list the planner ran it once for each use of `previous`.
+ */
+const BALANCE_STEPS = `select (c.block_timestamp at time zone 'UTC')::date as day, c.block_number, c.address, c.value,
+      coalesce(p.value, 0) as previous
+    from coin_balance_changes c
+      left join lateral (select p.value from coin_balance_changes p
+        where p.address = c.address and p.block_number < c.block_number
+        order by p.block_number desc limit 1) p on true
+    where ${inRange("c.block_number")}`;
+
+/** daily_stats columns, each summed from the facts below. */
+const COLUMNS = DAILY_STATS_COLUMNS;
+type Column = (typeof COLUMNS)[number];
+
+/** One select per source table, naming only the columns it gives (the others are 0). */
+const fact = (values: Partial<Record<Column, string>>, from: string) =>
+  `select day, ${COLUMNS.map((c) => `${values[c] ?? "0"}::numeric as ${c}`).join(", ")} ${from}`;
+
+/**
+ * The range's days (`b`), and per day the blocks' facts, the transactions', the contract creations', the EIP-7702
+ * authorizations', the block rewards' and the coin balance changes'. A transfer of the native coin is a transaction with a value (the service's
+ * new_native_coin_transfers); the price a transaction paid is its receipt's effective gas price (its gas price
+ * before London, as the service's average_gas_price takes it).
+ */
+const DAY_FACTS = [
+  fact(
+    {
+      blocks: "1",
+      gas_limit: "gas_limit",
+      block_size: "coalesce(size, 0)",
+      sized_blocks: "(size is not null)::int",
+    },
+    "from b",
+  ),
+  fact(
+    {
+      successful_transactions: "(t.status = 1)::int",
+      operational_transactions: `(not (t.type = 126 and t.from_address = '${ATTRIBUTES_DEPOSITOR}'::bytea))::int`,
+      gas_price_sum: "coalesce(t.effective_gas_price, t.gas_price, 0)",
+      priced_transactions: "(coalesce(t.effective_gas_price, t.gas_price) is not null)::int",
+      native_transfers: "(t.value > 0)::int",
+    },
+    "from transactions t join b on b.number = t.block_number",
+  ),
+  fact({ contracts: "1" }, "from contract_creations c join b on b.number = c.block_number"),
+  fact({ authorizations: "1" }, "from transaction_authorizations a join b on b.number = a.block_number"),
+  fact(
+    { rewards: "r.reward", rewarded_blocks: "1" },
+    "from block_rewards r join b on b.number = r.block_number where r.type = 'block'",
+  ),
+  fact(
+    {
+      supply_change: `case when c.address = '${ZERO_ADDRESS}'::bytea then 0 else c.value - c.previous end`,
+      holders_change: `(c.value >= ${HOLDER_MIN})::int - (c.previous >= ${HOLDER_MIN})::int`,
+    },
+    // The change rows carry their block's time: no join to `b`, whose rescans the planner chose per row.
+    `from (${BALANCE_STEPS}) c`,
+  ),
+];
+
+const BLOCKS = `b as (select number, gas_limit, size, (timestamp at time zone 'UTC')::date as day from blocks where ${inRange("number")})`;
+
+/** The senders of the range per day: their first block there and their transactions. */
+const SENT = `sent as (
+    select b.day, t.from_address as address, min(t.block_number) as first_block, count(*) as n
+    from transactions t join b on b.number = t.block_number group by b.day, t.from_address)`;
+
+/** The upsert of the facts (`facts`: day and every column) times $3. */
+const UPSERT_DAILY = `
+  insert into daily_stats (day, ${COLUMNS.join(", ")})
+  select day, ${COLUMNS.map((c) => `$3::int * sum(${c})`).join(", ")} from facts group by day
+  on conflict (day) do update set
+    ${COLUMNS.map((c) => `${c} = daily_stats.${c} + excluded.${c}`).join(",\n    ")}
+  returning day::text as day, daily_stats.blocks = 0 as empty`;
+
+/**
+ * Writing a batch: a sender new to a day adds an active account to it (the table as it was before the statement
+ * tells which are new); a sender never seen before adds a new account on the day of its first block.
+ */
+export const ADD_DAILY_STATS = `
+  with ${BLOCKS},
+  ${SENT},
+  fresh as (
+    select s.day from sent s
+    where not exists (select 1 from daily_active_accounts a where a.day = s.day and a.address = s.address)),
+  active as (
+    insert into daily_active_accounts (day, address, transactions) select day, address, n from sent
+    on conflict (day, address) do update set transactions = daily_active_accounts.transactions + excluded.transactions
+    returning 1),
+  firsts as (
+    insert into stats_accounts (address, first_block)
+    select address, min(first_block) from sent group by address
+    on conflict (address) do nothing
+    returning first_block),
+  facts as (
+    ${DAY_FACTS.join("\n    union all ")}
+    union all ${fact({ active_accounts: "1" }, "from fresh")}
+    union all ${fact({ new_accounts: "1" }, "from firsts f join b on b.number = f.first_block")})
+  ${UPSERT_DAILY}`;
+
+/**
+ * Reverting ($2 open-ended): a sender leaves a day when every transaction it sent that day is reverted, and the
+ * senders first seen above the ancestor are forgotten. Returns the days left without blocks.
+ */
+export const SUBTRACT_DAILY_STATS = `
+  with ${BLOCKS},
+  ${SENT},
+  left_day as (
+    delete from daily_active_accounts a using sent s
+    where a.day = s.day and a.address = s.address and a.transactions = s.n
+    returning a.day),
+  kept_day as (
+    update daily_active_accounts a set transactions = a.transactions - s.n from sent s
+    where a.day = s.day and a.address = s.address and a.transactions > s.n
+    returning 1),
+  forgotten as (delete from stats_accounts where first_block > $1 returning first_block),
+  facts as (
+    ${DAY_FACTS.join("\n    union all ")}
+    union all ${fact({ active_accounts: "1" }, "from left_day")}
+    union all ${fact({ new_accounts: "1" }, "from forgotten f join b on b.number = f.first_block")})
+  ${UPSERT_DAILY}`;
