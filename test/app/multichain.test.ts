@@ -246,7 +246,12 @@ describe("many chains in one deployment", () => {
     await b.client.mine({ blocks: 2 });
     await waitUntil("chain 1002 to replace its reorganised block", async () => {
       const r = await get(`/chains/1002/api/v2/blocks/${tip}`);
-      return r.status === 200 && r.body.hash !== replaced;
+      if (r.status === 200 && r.body.hash !== replaced) return true;
+      // Said on a timeout: what the API answered and what the chain's indexer reports (its last error, height).
+      const health = await get(`/chains/1002/api/health`);
+      throw new Error(
+        `block ${tip}: ${r.status} ${String(r.body?.hash)} (old ${replaced}); node head ${await b.client.getBlockNumber()}; health ${JSON.stringify(health.body)}`,
+      );
     });
     expect(await dumpTables(chainDb("1001"), CORE_TABLES)).toEqual(before.a);
     expect(await dumpTables(chainDb("1003"), CORE_TABLES)).toEqual(before.c);
