@@ -38,6 +38,8 @@ export type BusyOptions = {
   adminUrl: string;
   /** Also time every statement of the batch transactions and report the costliest (adds a little overhead). */
   statements?: boolean;
+  /** Keep the indexed database (named in the output) for EXPLAIN on its tables; the COPY's is dropped. */
+  keep?: boolean;
 };
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
@@ -170,7 +172,8 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
     const name = `lookout_bench_busy_${Date.now()}`;
     const indexRun = async () => {
       const { db } = await freshDatabase(admin, o.adminUrl, name);
-      dropped.push(name);
+      if (o.keep) log(`(b) the indexed database is kept: ${name}`);
+      else dropped.push(name);
       // Each committed batch: its blocks and write time (the fetch of later ranges runs beside it).
       const batches: Array<{ blocks: number; ms: number }> = [];
       const statementTimes = new Map<string, number>();

@@ -5,7 +5,7 @@
  *       runs them).
  * Usage: npm run bench:index [-- --blocks 5000 --tx-per-block 3 --chain standard]
  *   --busy [--transactions 1000000]: a busy chain served from memory instead of anvil, against the raw fetch and a
- *   COPY of the same rows (bench/busy-bench.ts).
+ *   COPY of the same rows (bench/busy-bench.ts); --keep leaves the indexed database for EXPLAIN (its name is logged).
  *   --chain prague|optimism: the chains of bench:index-types instead (the same activity mined one block at a time,
  *   plus set-code and blob transactions, or an OP deposit per block; three transactions per block).
  * Needs the PostgreSQL of BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
@@ -39,6 +39,7 @@ const { values } = parseArgs({
     chain: { type: "string" },
     busy: { type: "boolean", default: false },
     statements: { type: "boolean", default: false },
+    keep: { type: "boolean", default: false },
     transactions: { type: "string", default: "1000000" },
   },
 });
@@ -57,6 +58,7 @@ async function main() {
       concurrency,
       adminUrl,
       statements: values.statements,
+      keep: values.keep,
       ...(values["batch-transactions"] ? { batchTransactions: Number(values["batch-transactions"]) } : {}),
     });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
