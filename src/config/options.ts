@@ -449,7 +449,7 @@ export const OPTIONS = [
     min: 0,
     default: "30000",
     description:
-      "PostgreSQL statement_timeout of the API's reads (a pool of their own; 0 = DB_STATEMENT_TIMEOUT_MS): a request that hits it answers 503 with Retry-After.",
+      "PostgreSQL statement_timeout of the API's reads (a pool of their own), never longer than DB_STATEMENT_TIMEOUT_MS when that is set (0 = DB_STATEMENT_TIMEOUT_MS): a request that hits it answers 503 with Retry-After.",
   },
   {
     key: "apiRateLimitDisabled",

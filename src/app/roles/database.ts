@@ -59,8 +59,10 @@ export async function openDatabases(
     }
     const writability = await checkWritable(db);
     const readUrl = config.readDatabaseUrl ?? config.databaseUrl;
-    const apiTimeout = o.apiReads && config.databaseUrl ? config.apiStatementTimeoutMs : 0;
-    if (readUrl && (readUrl !== config.databaseUrl || apiTimeout > 0)) {
+    const apiTimeout = o.apiReads && config.databaseUrl ? apiStatementTimeout(config) : 0;
+    // A pool of the API's own when it reads elsewhere or with another timeout than every other statement's.
+    const ownTimeout = apiTimeout > 0 && apiTimeout !== config.dbStatementTimeoutMs;
+    if (readUrl && (readUrl !== config.databaseUrl || ownTimeout)) {
       const timeout = apiTimeout > 0 ? { dbStatementTimeoutMs: apiTimeout } : {};
       readDb = await openDb({ ...config, databaseUrl: readUrl, ...timeout }).catch((cause) => {
         throw new DatabaseError({
@@ -75,4 +77,15 @@ export async function openDatabases(
     await close().catch(() => {});
     throw e;
   }
+}
+
+/**
+ * The API reads' statement_timeout: API_STATEMENT_TIMEOUT_MS, never longer than DB_STATEMENT_TIMEOUT_MS when that is
+ * set (it bounds every connection); 0 for the API means DB_STATEMENT_TIMEOUT_MS's.
+ */
+export function apiStatementTimeout(c: { apiStatementTimeoutMs: number; dbStatementTimeoutMs: number }): number {
+  const api = c.apiStatementTimeoutMs;
+  const every = c.dbStatementTimeoutMs;
+  if (api > 0 && every > 0) return Math.min(api, every);
+  return api > 0 ? api : every;
 }
