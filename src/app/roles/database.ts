@@ -83,7 +83,10 @@ export async function openDatabases(
  * The API reads' statement_timeout: API_STATEMENT_TIMEOUT_MS, never longer than DB_STATEMENT_TIMEOUT_MS when that is
  * set (it bounds every connection); 0 for the API means DB_STATEMENT_TIMEOUT_MS's.
  */
-export function apiStatementTimeout(c: { apiStatementTimeoutMs: number; dbStatementTimeoutMs: number }): number {
+export function apiStatementTimeout(c: {
+  apiStatementTimeoutMs: number;
+  dbStatementTimeoutMs: number;
+}): number {
   const api = c.apiStatementTimeoutMs;
   const every = c.dbStatementTimeoutMs;
   if (api > 0 && every > 0) return Math.min(api, every);
