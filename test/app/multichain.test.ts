@@ -233,8 +233,10 @@ describe("many chains in one deployment", () => {
     const [a, b, c] = chains as [TestChain, TestChain, TestChain];
     for (let k = 0; k < 3; k++) await b.client.mine({ blocks: 1 });
     const snapshot = await b.client.snapshot();
-    await walletFor(b, 3).sendTransaction({ to: b.accounts[4]!.address, value: 5n });
-    const tip = Number(await b.client.getBlockNumber());
+    const sent = await walletFor(b, 3).sendTransaction({ to: b.accounts[4]!.address, value: 5n });
+    // anvil answers a send before its automine has mined it: the block is the receipt's, never the head read right
+    // after (under load that was still the block before, which the revert keeps, so nothing was ever replaced).
+    const tip = Number((await b.client.waitForTransactionReceipt({ hash: sent })).blockNumber);
     await waitUntil("chain 1002 to index its tip", async () => (await height("1002")) >= tip);
     const before = {
       a: await dumpTables(chainDb("1001"), CORE_TABLES),
