@@ -707,7 +707,7 @@ export const OPTIONS = [
     min: 0,
     default: "5000",
     description:
-      "PostgreSQL statement_timeout of the GraphQL API's reads (their own pool; 0 = none; PGlite runs no timeout).",
+      "PostgreSQL statement_timeout of the GraphQL API's reads (their own pool), never longer than DB_STATEMENT_TIMEOUT_MS when that is set (0 = the API's reads' pool; PGlite runs no timeout).",
   },
   {
     key: "graphqlDefaultTransactionHash",

@@ -33,6 +33,15 @@ export async function openDb(opts: {
   }
 }
 
+/**
+ * A pool's own statement_timeout (the API's, GraphQL's) under DB_STATEMENT_TIMEOUT_MS (`every`), which bounds every
+ * connection: never longer than it when it is set; an own timeout of 0 takes it.
+ */
+export function cappedStatementTimeout(own: number, every: number): number {
+  if (own > 0 && every > 0) return Math.min(own, every);
+  return own > 0 ? own : every;
+}
+
 export function redact(url: string): string {
   try {
     const u = new URL(url);

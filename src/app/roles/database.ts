@@ -4,7 +4,7 @@ import type { Config } from "../../config/config.js";
 import { checkWritable, type Writability } from "../../db/access.js";
 import type { Db } from "../../db/db.js";
 import { migrate, migrationFiles, pendingMigrations } from "../../db/migrate.js";
-import { DatabaseError, openDb, redact } from "../../db/open.js";
+import { cappedStatementTimeout, DatabaseError, openDb, redact } from "../../db/open.js";
 import type { Logger } from "../../util/logger.js";
 
 export type Databases = {
@@ -59,7 +59,10 @@ export async function openDatabases(
     }
     const writability = await checkWritable(db);
     const readUrl = config.readDatabaseUrl ?? config.databaseUrl;
-    const apiTimeout = o.apiReads && config.databaseUrl ? apiStatementTimeout(config) : 0;
+    const apiTimeout =
+      o.apiReads && config.databaseUrl
+        ? cappedStatementTimeout(config.apiStatementTimeoutMs, config.dbStatementTimeoutMs)
+        : 0;
     // A pool of the API's own when it reads elsewhere or with another timeout than every other statement's.
     const ownTimeout = apiTimeout > 0 && apiTimeout !== config.dbStatementTimeoutMs;
     if (readUrl && (readUrl !== config.databaseUrl || ownTimeout)) {
@@ -77,18 +80,4 @@ export async function openDatabases(
     await close().catch(() => {});
     throw e;
   }
-}
-
-/**
- * The API reads' statement_timeout: API_STATEMENT_TIMEOUT_MS, never longer than DB_STATEMENT_TIMEOUT_MS when that is
- * set (it bounds every connection); 0 for the API means DB_STATEMENT_TIMEOUT_MS's.
- */
-export function apiStatementTimeout(c: {
-  apiStatementTimeoutMs: number;
-  dbStatementTimeoutMs: number;
-}): number {
-  const api = c.apiStatementTimeoutMs;
-  const every = c.dbStatementTimeoutMs;
-  if (api > 0 && every > 0) return Math.min(api, every);
-  return api > 0 ? api : every;
 }

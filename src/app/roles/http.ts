@@ -2,7 +2,7 @@ import Fastify from "fastify";
 import type { Rpc } from "../../chain/rpc.js";
 import type { Config } from "../../config/config.js";
 import type { Db } from "../../db/db.js";
-import { openDb } from "../../db/open.js";
+import { cappedStatementTimeout, openDb } from "../../db/open.js";
 import { loadPublicTags } from "../../explorer/objects/tags.js";
 import { registerOps } from "../../http/ops.js";
 import { closeApp } from "../../http/timeouts.js";
@@ -106,12 +106,20 @@ function multichainSource(
 
 /**
  * On PostgreSQL, the GraphQL API reads through a pool of its own whose statements stop at
- * API_GRAPHQL_STATEMENT_TIMEOUT_MS (a costly query cannot hold the explorer's connections); PGlite has no timeout.
+ * API_GRAPHQL_STATEMENT_TIMEOUT_MS, never longer than DB_STATEMENT_TIMEOUT_MS (a costly query cannot hold the
+ * explorer's connections); PGlite has no timeout.
  */
 async function openGraphqlDb(config: Config): Promise<Db | null> {
   const url = config.readDatabaseUrl ?? config.databaseUrl;
   if (!url || !config.graphqlEnabled || config.graphqlStatementTimeoutMs === 0) return null;
-  return openDb({ ...config, databaseUrl: url, dbStatementTimeoutMs: config.graphqlStatementTimeoutMs });
+  return openDb({
+    ...config,
+    databaseUrl: url,
+    dbStatementTimeoutMs: cappedStatementTimeout(
+      config.graphqlStatementTimeoutMs,
+      config.dbStatementTimeoutMs,
+    ),
+  });
 }
 
 /** The small HTTP server of the roles without the API (`index`, `work`): `/health` and `/metrics` only. */
