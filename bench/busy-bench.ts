@@ -22,12 +22,12 @@ import type { Db, Queryable } from "../src/db/db.js";
 import { migrate } from "../src/db/migrate.js";
 import { createPostgresDb } from "../src/db/pg.js";
 import { EventBus } from "../src/events/bus.js";
-import { fetchForStages } from "../src/indexer/pipeline/extension.js";
 import { Indexer } from "../src/indexer/pipeline/runtime.js";
 import { indexerStages } from "../src/indexer/stages/index.js";
 import { createLogger } from "../src/util/logger.js";
 import { packagePath } from "../src/util/package-root.js";
 import { cpuSecondsOf } from "./proc-stats.js";
+import { rawFetch } from "./raw-fetch.js";
 
 export type BusyOptions = {
   transactions: number;
@@ -137,30 +137,16 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
     const caps: NodeCapabilities = await detectCapabilities(makeRpc(), { traces: "auto" });
 
     const rawRun = async () => {
-      const r = makeRpc();
-      const extensions = stages();
       const cpu0 = processCpu();
       const start = performance.now();
-      let next = 0;
-      const fetchRange = (a: number, b: number) =>
-        Promise.all(
-          // The block, then the calls some stages make once it is here (afterFetch), as the indexer makes them.
-          Array.from({ length: b - a + 1 }, (_, i) => fetchForStages(r, a + i, caps, extensions)),
-        );
-      const inflight: Array<Promise<unknown>> = [];
-      const launch = () => {
-        while (inflight.length < o.concurrency && next <= node.head) {
-          const a = next;
-          const b = Math.min(node.head, a + o.batchSize - 1);
-          inflight.push(fetchRange(a, b));
-          next = b + 1;
-        }
-      };
-      launch();
-      while (inflight.length) {
-        await inflight.shift();
-        launch();
-      }
+      await rawFetch({
+        rpc: makeRpc(),
+        caps,
+        extensions: stages(),
+        head: node.head,
+        batchSize: o.batchSize,
+        concurrency: o.concurrency,
+      });
       const seconds = (performance.now() - start) / 1000;
       return {
         tx_per_s: Math.round(txCount / seconds),

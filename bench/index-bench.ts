@@ -20,12 +20,12 @@ import { loadConfig } from "../src/config/config.js";
 import { migrate } from "../src/db/migrate.js";
 import { createPostgresDb } from "../src/db/pg.js";
 import { EventBus } from "../src/events/bus.js";
-import { fetchForStages } from "../src/indexer/pipeline/extension.js";
 import { Indexer } from "../src/indexer/pipeline/runtime.js";
 import { indexerStages } from "../src/indexer/stages/index.js";
 import { createLogger } from "../src/util/logger.js";
 import { deployActivityContracts, mineActivity, rpc } from "../test/helpers/activity.js";
 import { runBusyBench } from "./busy-bench.js";
+import { rawFetch } from "./raw-fetch.js";
 import { buildChain, type ChainKind } from "./type-chains.js";
 
 const { values } = parseArgs({
@@ -101,29 +101,8 @@ async function main() {
 
     // (a) raw fetch: the same ranges, calls and concurrency window as the indexer's catch-up, no writes.
     const rawRun = async () => {
-      const r = makeRpc();
-      const extensions = stages();
       const start = performance.now();
-      let next = 0;
-      const fetchRange = (a: number, b: number) =>
-        Promise.all(
-          // The block, then the calls some stages make once it is here (afterFetch), as the indexer makes them.
-          Array.from({ length: b - a + 1 }, (_, i) => fetchForStages(r, a + i, caps, extensions)),
-        );
-      const inflight: Array<Promise<unknown>> = [];
-      const launch = () => {
-        while (inflight.length < concurrency && next <= head) {
-          const a = next;
-          const b = Math.min(head, a + batchSize - 1);
-          inflight.push(fetchRange(a, b));
-          next = b + 1;
-        }
-      };
-      launch();
-      while (inflight.length) {
-        await inflight.shift();
-        launch();
-      }
+      await rawFetch({ rpc: makeRpc(), caps, extensions: stages(), head, batchSize, concurrency });
       return (head + 1) / ((performance.now() - start) / 1000);
     };
 
