@@ -33,16 +33,13 @@ describe("a compiler that cannot read its input", () => {
   afterAll(async () => {
     for (const c of cleanup.reverse()) await c();
   });
-
-  it("a soljson that cannot allocate for its input is out of memory; the worker is replaced and the next compile works", async () => {
-    const warnings: string[] = [];
-    // 40 MB: small contracts compile in it; reading a 4 MB input does not fit, and solc answers its catch-all
-    // "Error parsing input JSON." (kept, that worker answered it to every later input too).
+  /** One worker of `memoryLimitMb`, its warnings' messages collected in `warnings`, closed after the file. */
+  const onePool = (memoryLimitMb: number, warnings: string[]) => {
     const pool = new SolcJsPool({
       size: 1,
       maxLoadedPerWorker: 1,
       timeoutMs: 120_000,
-      memoryLimitMb: 40,
+      memoryLimitMb,
       logger: {
         info() {},
         warn: (_o: unknown, m?: string) => warnings.push(String(m)),
@@ -51,6 +48,14 @@ describe("a compiler that cannot read its input", () => {
       },
     });
     cleanup.push(() => pool.close());
+    return pool;
+  };
+
+  it("a soljson that cannot allocate for its input is out of memory; the worker is replaced and the next compile works", async () => {
+    const warnings: string[] = [];
+    // 40 MB: small contracts compile in it; reading a 4 MB input does not fit, and solc answers its catch-all
+    // "Error parsing input JSON." (kept, that worker answered it to every later input too).
+    const pool = onePool(40, warnings);
     const compiled = async (name: string) =>
       Object.keys(
         (
@@ -76,19 +81,7 @@ describe("a compiler that cannot read its input", () => {
 
   it("a syntax error in the input stays solc's answer (only the catch-all answer means a broken compiler)", async () => {
     const warnings: string[] = [];
-    const pool = new SolcJsPool({
-      size: 1,
-      maxLoadedPerWorker: 1,
-      timeoutMs: 120_000,
-      memoryLimitMb: 4096,
-      logger: {
-        info() {},
-        warn: (_o: unknown, m?: string) => warnings.push(String(m)),
-        error() {},
-        debug() {},
-      },
-    });
-    cleanup.push(() => pool.close());
+    const pool = onePool(4096, warnings);
     const bad = JSON.parse(await pool.compile(soljson, ["{not json"])) as {
       errors: Array<{ message: string }>;
     };
