@@ -21,7 +21,7 @@ export async function openDb(opts: {
           ...(opts.dbPoolSize ? { max: opts.dbPoolSize } : {}),
           ...(opts.dbStatementTimeoutMs ? { statementTimeoutMs: opts.dbStatementTimeoutMs } : {}),
         })
-      : await createPgliteDb(join(opts.dataDir, "pglite"), undefined, { thread: true });
+      : await createPgliteDb(join(opts.dataDir, "pglite"));
   } catch (cause) {
     throw new DatabaseError({
       code: "database_unavailable",

@@ -1,13 +1,29 @@
 import { mkdirSync } from "node:fs";
-import type { Db } from "./db.js";
-import { openPgliteHere, type PgliteSession } from "./pglite-session.js";
-import { startPgliteThread } from "./pglite-thread.js";
+import { PGlite, type Transaction } from "@electric-sql/pglite";
+import type { Db, Queryable } from "./db.js";
 import { searchPathStatement } from "./search-path.js";
+
+function wrap(conn: PGlite | Transaction): Queryable {
+  return {
+    async query<T>(sql: string, params?: readonly unknown[]) {
+      const r = await conn.query<T>(sql, params as unknown[] | undefined);
+      return r.rows;
+    },
+    async exec(sql: string) {
+      await conn.exec(sql);
+    },
+    async copyFrom(table, columns, data) {
+      // PGlite has no client stream: COPY reads the rows from a blob handed to the query.
+      await conn.query(`copy ${table} (${columns.join(", ")}) from '/dev/blob'`, [], {
+        blob: new Blob([data]),
+      });
+    },
+  };
+}
 
 /**
  * Embedded PostgreSQL (WebAssembly). `dir` undefined means in memory (tests). `template` is a data directory
- * dumped by `dump` to start from instead of running initdb (seconds faster; used by tests). `thread`: the SQL runs
- * in a worker thread (pglite-thread.ts), as the service runs it; otherwise on this thread.
+ * dumped by `dumpDataDir` to start from instead of running initdb (seconds faster; used by tests).
  */
 export type PgliteDb = Db & {
   /** The data directory as a tarball, loadable as a `template`. */
@@ -17,15 +33,10 @@ export type PgliteDb = Db & {
 /** How long statements may go ahead of waiting transactions before one of these runs. */
 const STATEMENTS_AHEAD_MS = 50;
 
-export async function createPgliteDb(
-  dir?: string,
-  template?: Blob,
-  options: { thread?: boolean } = {},
-): Promise<PgliteDb> {
+export async function createPgliteDb(dir?: string, template?: Blob): Promise<PgliteDb> {
   if (dir) mkdirSync(dir, { recursive: true });
-  const pg: PgliteSession = options.thread
-    ? await startPgliteThread(dir, template)
-    : await openPgliteHere(dir, template);
+  const pg = new PGlite({ ...(dir ? { dataDir: dir } : {}), ...(template ? { loadDataDir: template } : {}) });
+  await pg.waitReady;
   // One in-process connection: chain handles (inSchema) take turns on it, each setting its search path first when
   // another left a different one. Until a chain handle exists nothing is queued here (one chain: as always).
   let scoped = false;
@@ -94,13 +105,14 @@ export async function createPgliteDb(
       void pump();
     });
   };
+  const direct = wrap(pg);
   const handle = (schema: string | null): PgliteDb => ({
     kind: "pglite",
-    query: (sql, params) => onPath(schema, () => pg.query(sql, params)),
-    exec: (sql) => onPath(schema, () => pg.exec(sql)),
-    copyFrom: (table, columns, data) => onPath(schema, () => pg.copyFrom(table, columns, data), true),
-    transaction: (fn) => onPath(schema, () => pg.transaction(fn), true),
-    dump: () => pg.dump(),
+    query: (sql, params) => onPath(schema, () => direct.query(sql, params)),
+    exec: (sql) => onPath(schema, () => direct.exec(sql)),
+    copyFrom: (table, columns, data) => onPath(schema, () => direct.copyFrom!(table, columns, data), true),
+    transaction: (fn) => onPath(schema, () => pg.transaction((tx) => fn(wrap(tx))), true),
+    dump: () => pg.dumpDataDir("none"),
     async close() {
       if (schema === null) await pg.close();
     },

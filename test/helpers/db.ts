@@ -45,9 +45,7 @@ export async function createTestDatabaseUrl(): Promise<{ url: string; drop(): Pr
 /** A migrated database for one test: in-memory PGlite, or a fresh PostgreSQL database when TEST_DATABASE_URL is set. */
 export async function createTestDb(): Promise<TestDb> {
   const pgUrl = await createTestDatabaseUrl();
-  const db = pgUrl
-    ? await createPostgresDb(pgUrl.url)
-    : await createPgliteDb(undefined, pgliteTemplate(), { thread: true });
+  const db = pgUrl ? await createPostgresDb(pgUrl.url) : await createPgliteDb(undefined, pgliteTemplate());
   // A no-op on the template unless a migration was added since it was made.
   await migrate(db);
   return {
