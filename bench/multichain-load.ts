@@ -11,8 +11,8 @@
  * newest indexed block, from `/chains/{id}/api/health`) is sampled every 2 s (the chains' samples spread over the
  * 2 s; `--burst-samples`: all at once, as before), and a client asks the measured chain
  * `PAGES_PER_SECOND` pages a second at a fixed pace (main-page blocks and the seeded account's transactions,
- * alternately), timing each. Also per round: the Lookout process's RSS (max of 1 s samples), on PostgreSQL the
- * deployment's connections and its backends' PSS, and the load average.
+ * alternately), timing each. Also per round: the Lookout process's event-loop delay (from its /metrics) and RSS
+ * (max of 1 s samples), on PostgreSQL the deployment's connections and its backends' PSS, and the load average.
  *
  * Usage: `npm run bench:multichain-load -- [--chains 20] [--seconds 90] [--rounds ABBA] [--postgres URL]
  *   [--burst-samples]`.
@@ -79,6 +79,8 @@ type Round = {
   p50_ms: number;
   p99_ms: number;
   errors: number;
+  /** The Lookout process's event-loop delay over the window (p50, p99, max). */
+  event_loop_ms: { p50: number | null; p99: number | null; max: number | null };
   /** Per chain id: lag in blocks over the window (max, median, last sample). */
   lag: Record<string, { max: number; p50: number; last: number }>;
   rss_mb: number;
@@ -165,6 +167,21 @@ async function runRound(label: string, n: number): Promise<Round> {
       const ready_s = (Date.now() - t0) / 1000;
       await sleep(5000);
 
+      // The Lookout process's event-loop delay over the window: prom-client resets its histogram at each scrape of
+      // /metrics, so a scrape now starts the window and one at the end reads it.
+      const eventLoop = async () => {
+        const text = await fetch(`${base}/metrics`)
+          .then((r) => r.text())
+          .catch(() => "");
+        const ms = (q: string) => {
+          const m = text.match(
+            new RegExp(`^lookout_process_nodejs_eventloop_lag_${q}_seconds ([0-9.eE+-]+)$`, "m"),
+          );
+          return m ? round1(Number(m[1]) * 1000) : null;
+        };
+        return { p50: ms("p50"), p99: ms("p99"), max: ms("max") };
+      };
+      await eventLoop();
       const load0 = loadavg()[0]!;
       const cpu0 = cpuSecondsOf(child.pid!);
       const end = Date.now() + SECONDS * 1000;
@@ -245,6 +262,7 @@ async function runRound(label: string, n: number): Promise<Round> {
         })(),
       );
       await Promise.all(loops);
+      const event_loop_ms = await eventLoop();
       const cores = (cpuSecondsOf(child.pid!) - cpu0) / SECONDS;
       const summary = Object.fromEntries(
         [...lags].map(([id, xs]) => [id, { max: Math.max(...xs), p50: quantile(xs, 0.5), last: xs.at(-1)! }]),
@@ -258,6 +276,7 @@ async function runRound(label: string, n: number): Promise<Round> {
         p99_ms: round1(quantile(times, 0.99)),
         errors,
         lag: summary,
+        event_loop_ms,
         rss_mb: Math.round(rss),
         lookout_cores: Math.round(cores * 100) / 100,
         ...(admin ? { connections, backends_rss_mb: Math.round(backendsRss) } : {}),
