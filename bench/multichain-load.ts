@@ -81,6 +81,8 @@ type Round = {
   errors: number;
   /** The Lookout process's event-loop delay over the window (p50, p99, max). */
   event_loop_ms: { p50: number | null; p99: number | null; max: number | null };
+  /** Every chain's batch writes in the window: count, mean time (waits included), summed time over the window. */
+  batches: { count: number; mean_ms: number | null; write_share: number };
   /** Per chain id: lag in blocks over the window (max, median, last sample). */
   lag: Record<string, { max: number; p50: number; last: number }>;
   rss_mb: number;
@@ -179,9 +181,16 @@ async function runRound(label: string, n: number): Promise<Round> {
           );
           return m ? round1(Number(m[1]) * 1000) : null;
         };
-        return { p50: ms("p50"), p99: ms("p99"), max: ms("max") };
+        const total = (name: string) => {
+          const m = text.match(new RegExp(`^lookout_index_batch_write_seconds_${name} ([0-9.eE+-]+)$`, "m"));
+          return m ? Number(m[1]) : 0;
+        };
+        return {
+          loop: { p50: ms("p50"), p99: ms("p99"), max: ms("max") },
+          batches: { count: total("count"), seconds: total("sum") },
+        };
       };
-      await eventLoop();
+      const before = await eventLoop();
       const load0 = loadavg()[0]!;
       const cpu0 = cpuSecondsOf(child.pid!);
       const end = Date.now() + SECONDS * 1000;
@@ -262,7 +271,18 @@ async function runRound(label: string, n: number): Promise<Round> {
         })(),
       );
       await Promise.all(loops);
-      const event_loop_ms = await eventLoop();
+      const after = await eventLoop();
+      const event_loop_ms = after.loop;
+      // Every chain's batch writes in the window: how many, their mean time and their summed time over the window
+      // (each from its call to its commit, so a wait for PGlite's one connection or the pool counts too).
+      const batchCount = after.batches.count - before.batches.count;
+      const batches = {
+        count: batchCount,
+        mean_ms: batchCount
+          ? round1(((after.batches.seconds - before.batches.seconds) / batchCount) * 1000)
+          : null,
+        write_share: Math.round(((after.batches.seconds - before.batches.seconds) / SECONDS) * 1000) / 1000,
+      };
       const cores = (cpuSecondsOf(child.pid!) - cpu0) / SECONDS;
       const summary = Object.fromEntries(
         [...lags].map(([id, xs]) => [id, { max: Math.max(...xs), p50: quantile(xs, 0.5), last: xs.at(-1)! }]),
@@ -277,6 +297,7 @@ async function runRound(label: string, n: number): Promise<Round> {
         errors,
         lag: summary,
         event_loop_ms,
+        batches,
         rss_mb: Math.round(rss),
         lookout_cores: Math.round(cores * 100) / 100,
         ...(admin ? { connections, backends_rss_mb: Math.round(backendsRss) } : {}),
