@@ -11,8 +11,8 @@
  * newest indexed block, from `/chains/{id}/api/health`) is sampled every 2 s (the chains' samples spread over the
  * 2 s; `--burst-samples`: all at once, as before), and a client asks the measured chain
  * `PAGES_PER_SECOND` pages a second at a fixed pace (main-page blocks and the seeded account's transactions,
- * alternately), timing each. Also per round: the Lookout process's event-loop delay (from its /metrics) and RSS
- * (max of 1 s samples), on PostgreSQL the deployment's connections and its backends' PSS, and the load average.
+ * alternately), timing each. Also per round: the Lookout process's event-loop delay and every chain's batch writes
+ * (from its /metrics), its RSS (max of 1 s samples), on PostgreSQL the deployment's connections and its backends' PSS, and the load average.
  *
  * Usage: `npm run bench:multichain-load -- [--chains 20] [--seconds 90] [--rounds ABBA] [--postgres URL]
  *   [--burst-samples]`.
@@ -35,7 +35,7 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "90" },
     rounds: { type: "string", default: "ABBA" },
     postgres: { type: "string" },
-    /** Sample every chain's lag at the same moment (the bench before 2026-11-28 17:20), not spread over 2 s. */
+    /** Sample every chain's lag at the same moment (as the bench did until 2026-11-28), not spread over 2 s. */
     "burst-samples": { type: "boolean", default: false },
     /** Write a CPU profile of each round's Lookout process into this directory (node --cpu-prof). */
     "cpu-prof": { type: "string" },
