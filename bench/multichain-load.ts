@@ -177,12 +177,17 @@ async function runRound(label: string, n: number): Promise<Round> {
           .catch(() => "");
         const ms = (q: string) => {
           const m = text.match(
-            new RegExp(`^lookout_process_nodejs_eventloop_lag_${q}_seconds ([0-9.eE+-]+)$`, "m"),
+            new RegExp(
+              `^lookout_process_nodejs_eventloop_lag_${q}_seconds(?:\\{[^}]*\\})? ([0-9.eE+-]+)$`,
+              "m",
+            ),
           );
           return m ? round1(Number(m[1]) * 1000) : null;
         };
         const total = (name: string) => {
-          const m = text.match(new RegExp(`^lookout_index_batch_write_seconds_${name} ([0-9.eE+-]+)$`, "m"));
+          const m = text.match(
+            new RegExp(`^lookout_index_batch_write_seconds_${name}(?:\\{[^}]*\\})? ([0-9.eE+-]+)$`, "m"),
+          );
           return m ? Number(m[1]) : 0;
         };
         return {
