@@ -169,33 +169,29 @@ async function runRound(label: string, n: number): Promise<Round> {
       const ready_s = (Date.now() - t0) / 1000;
       await sleep(5000);
 
-      // The Lookout process's event-loop delay over the window: prom-client resets its histogram at each scrape of
-      // /metrics, so a scrape now starts the window and one at the end reads it.
-      const eventLoop = async () => {
+      // From Lookout's /metrics at the window's start and end: the event-loop delay (prom-client resets its histogram
+      // at each scrape, so the end's figures cover the window) and every chain's batch writes (cumulative).
+      const readMetrics = async () => {
         const text = await fetch(`${base}/metrics`)
           .then((r) => r.text())
           .catch(() => "");
-        const ms = (q: string) => {
-          const m = text.match(
-            new RegExp(
-              `^lookout_process_nodejs_eventloop_lag_${q}_seconds(?:\\{[^}]*\\})? ([0-9.eE+-]+)$`,
-              "m",
-            ),
-          );
-          return m ? round1(Number(m[1]) * 1000) : null;
+        const value = (name: string) => {
+          const m = text.match(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.eE+-]+)$`, "m"));
+          return m ? Number(m[1]) : null;
         };
-        const total = (name: string) => {
-          const m = text.match(
-            new RegExp(`^lookout_index_batch_write_seconds_${name}(?:\\{[^}]*\\})? ([0-9.eE+-]+)$`, "m"),
-          );
-          return m ? Number(m[1]) : 0;
+        const loopMs = (q: string) => {
+          const v = value(`lookout_process_nodejs_eventloop_lag_${q}_seconds`);
+          return v === null ? null : round1(v * 1000);
         };
         return {
-          loop: { p50: ms("p50"), p99: ms("p99"), max: ms("max") },
-          batches: { count: total("count"), seconds: total("sum") },
+          loop: { p50: loopMs("p50"), p99: loopMs("p99"), max: loopMs("max") },
+          batches: {
+            count: value("lookout_index_batch_write_seconds_count") ?? 0,
+            seconds: value("lookout_index_batch_write_seconds_sum") ?? 0,
+          },
         };
       };
-      const before = await eventLoop();
+      const before = await readMetrics();
       const load0 = loadavg()[0]!;
       const cpu0 = cpuSecondsOf(child.pid!);
       const end = Date.now() + SECONDS * 1000;
@@ -276,17 +272,16 @@ async function runRound(label: string, n: number): Promise<Round> {
         })(),
       );
       await Promise.all(loops);
-      const after = await eventLoop();
+      const after = await readMetrics();
       const event_loop_ms = after.loop;
       // Every chain's batch writes in the window: how many, their mean time and their summed time over the window
       // (each from its call to its commit, so a wait for PGlite's one connection or the pool counts too).
       const batchCount = after.batches.count - before.batches.count;
+      const batchSeconds = after.batches.seconds - before.batches.seconds;
       const batches = {
         count: batchCount,
-        mean_ms: batchCount
-          ? round1(((after.batches.seconds - before.batches.seconds) / batchCount) * 1000)
-          : null,
-        write_share: Math.round(((after.batches.seconds - before.batches.seconds) / SECONDS) * 1000) / 1000,
+        mean_ms: batchCount ? round1((batchSeconds / batchCount) * 1000) : null,
+        write_share: Math.round((batchSeconds / SECONDS) * 1000) / 1000,
       };
       const cores = (cpuSecondsOf(child.pid!) - cpu0) / SECONDS;
       const summary = Object.fromEntries(
