@@ -4,6 +4,7 @@ import type { Queryable } from "../../../db/db.js";
 import type { Hex } from "../../../verifier/matching/index.js";
 import { revertAutomaticVerifications, verifyAutomatically } from "../../../verifier/store/index.js";
 import type { IndexerExtension } from "../../pipeline/extension.js";
+import { mayCreateContracts } from "../core/derive.js";
 
 type CreationRow = {
   address: Uint8Array;
@@ -22,7 +23,8 @@ export function automaticVerificationExtension(): IndexerExtension {
   return {
     id: "auto-verify",
     async write(tx, batch, ctx) {
-      if (batch.length === 0) return;
+      // A batch without creations (most of a quiet chain's) needs no statement here.
+      if (batch.length === 0 || !mayCreateContracts(batch)) return;
       const from = Number(batch[0]!.block.number);
       const to = Number(batch[batch.length - 1]!.block.number);
       const rows = await tx.query<CreationRow>(

@@ -1,9 +1,13 @@
+import type { FetchedBlock } from "../../../chain/types.js";
 import type { Queryable } from "../../../db/db.js";
+import { committedFact } from "../../pipeline/committed-fact.js";
 import type { IndexerExtension } from "../../pipeline/extension.js";
 import {
-  ADD_ADDRESS_FACTS,
+  ALL_ROWS,
+  addStatementsOf,
   DELETE_ADDRESSES,
   DELETE_EMPTY_COUNTERS,
+  type RowSources,
   SUBTRACT_ADDRESS_FACTS,
   UPSERT_CHAIN_COUNTERS,
   UPSERT_DAILY_COUNTERS,
@@ -12,9 +16,26 @@ import {
 /** Above any block number: the open end of a reorg's range. */
 const END = Number.MAX_SAFE_INTEGER;
 
-async function addRange(tx: Queryable, from: number, to: number): Promise<void> {
-  await tx.query(ADD_ADDRESS_FACTS, [from - 1, to, 1]);
-  await tx.query(UPSERT_CHAIN_COUNTERS, [from - 1, to, 1]);
+/** The tables the batch's blocks can have rows in (the other stages write them from the same blocks). */
+export function rowSourcesOf(batch: readonly FetchedBlock[]): RowSources {
+  return {
+    transactions: batch.some((b) => b.block.transactions.length > 0),
+    creations: batch.some((b) => b.block.transactions.some((t) => t.to == null)),
+    logs: batch.some((b) => b.receipts.some((r) => r.logs.length > 0)),
+    // Every frame but a transaction's top-level call is counted: a root other than a call, or one with children.
+    internals: batch.some((b) =>
+      (b.calls ?? []).some(
+        (root) => root && (root.type.toUpperCase() !== "CALL" || (root.calls?.length ?? 0) > 0),
+      ),
+    ),
+    withdrawals: batch.some((b) => (b.block.withdrawals?.length ?? 0) > 0),
+  };
+}
+
+async function addRange(tx: Queryable, from: number, to: number, sources: RowSources): Promise<void> {
+  const sql = addStatementsOf(sources);
+  await tx.query(sql.addressFacts, [from - 1, to, 1]);
+  await tx.query(sql.chainCounters, [from - 1, to, 1]);
   await tx.query(UPSERT_DAILY_COUNTERS, [from - 1, to, 1]);
 }
 
@@ -47,7 +68,7 @@ async function backfillOnce(tx: Queryable, upTo: number): Promise<void> {
        and exists (select 1 from blocks where number <= $1) as pending`,
     [upTo],
   );
-  if (r?.pending) await addRange(tx, -END, upTo);
+  if (r?.pending) await addRange(tx, -END, upTo, ALL_ROWS);
 }
 
 /**
@@ -57,19 +78,23 @@ async function backfillOnce(tx: Queryable, upTo: number): Promise<void> {
  * its revert still sees the rows it subtracts.
  */
 export function countersExtension(): IndexerExtension {
-  // The backfill check is two index probes per batch; caching it in memory would go wrong when the transaction
-  // that did the backfill rolls back.
+  // Once a batch of this stage has committed, the chain counters exist: the backfill check is not run again.
+  const backfilled = committedFact<true>();
   return {
     id: "counters",
     async write(tx, batch) {
       if (!batch.length) return;
       const from = Number(batch[0]!.block.number);
-      await backfillOnce(tx, from - 1);
-      await addRange(tx, from, Number(batch[batch.length - 1]!.block.number));
+      const to = Number(batch[batch.length - 1]!.block.number);
+      if (!backfilled.value()) await backfillOnce(tx, from - 1);
+      await addRange(tx, from, to, rowSourcesOf(batch));
+      backfilled.wrote(to, true);
     },
     async revert(tx, ancestor) {
+      backfilled.forget();
       await backfillOnce(tx, END);
       await subtractAbove(tx, ancestor);
     },
+    afterCommit: (lastBlock) => backfilled.committed(lastBlock),
   };
 }

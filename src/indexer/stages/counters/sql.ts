@@ -7,6 +7,26 @@
 const inRange = (column: string) => `${column} > $1 and ${column} <= $2`;
 
 /**
+ * Which tables can have rows of a batch's blocks (all of them when it is not known: a backfill, a revert). A table
+ * known to have none is left out of the statements, which cost less to plan (most of their time for a quiet chain's
+ * block) and give the same sums. `logs` covers the token transfers too; `creations` the transactions' own.
+ */
+export type RowSources = {
+  transactions: boolean;
+  creations: boolean;
+  logs: boolean;
+  internals: boolean;
+  withdrawals: boolean;
+};
+export const ALL_ROWS: RowSources = {
+  transactions: true,
+  creations: true,
+  logs: true,
+  internals: true,
+  withdrawals: true,
+};
+
+/**
  * One row per (address, kind of fact) in the range: the counters it adds and the block it was seen in. Meanings are
  * Blockscout's (Explorer.Chain.Address.Counters):
  * - transactions: sent or received (`from` or `to`); a contract's count is then the transactions to it, as
@@ -18,36 +38,61 @@ const inRange = (column: string) => `${column} > $1 and ${column} <= $2`;
  *   Lookout stores one row per id: its first, `batch_index = 0`, stands for the log);
  * - internal transactions: every frame except a transaction's top-level call (the transaction itself).
  */
-export const ADDRESS_FACTS = `
-  select u.a as address, t.block_number as block, 1 as txs, 0 as created, 0 as transfers, 0::numeric as gas,
-         0::numeric as gas_in, 0 as validations, 0 as internals, 0 as logs, 0 as withdrawals
+const addressFacts = (from: RowSources) =>
+  [
+    // First, as it is always there: its names and types are the union's.
+    `
+  select miner as address, number as block, 0 as txs, 0 as created, 0 as transfers, 0::numeric as gas,
+         0::numeric as gas_in, 1 as validations, 0 as internals, 0 as logs, 0 as withdrawals
+  from blocks where ${inRange("number")}`,
+    ...(from.transactions
+      ? [
+          `
+  select u.a, t.block_number, 1, 0, 0, 0, 0, 0, 0, 0, 0
   from transactions t,
     lateral (select distinct a from unnest(array[t.from_address, t.to_address]) a where a is not null) u
-  where ${inRange("t.block_number")}
-  union all
-  select contract_address, block_number, 0, 1, 0, 0, 0, 0, 0, 0, 0 from transactions
-  where ${inRange("block_number")} and contract_address is not null and status is distinct from 0
-  union all
-  select from_address, block_number, 0, 0, 0, gas_used, 0, 0, 0, 0, 0 from transactions where ${inRange("block_number")}
-  union all
+  where ${inRange("t.block_number")}`,
+          `
+  select from_address, block_number, 0, 0, 0, gas_used, 0, 0, 0, 0, 0 from transactions where ${inRange("block_number")}`,
+          `
   select to_address, block_number, 0, 0, 0, 0, gas_used, 0, 0, 0, 0 from transactions
-  where ${inRange("block_number")} and to_address is not null
-  union all
-  select miner, number, 0, 0, 0, 0, 0, 1, 0, 0, 0 from blocks where ${inRange("number")}
-  union all
+  where ${inRange("block_number")} and to_address is not null`,
+        ]
+      : []),
+    ...(from.transactions && from.creations
+      ? [
+          `
+  select contract_address, block_number, 0, 1, 0, 0, 0, 0, 0, 0, 0 from transactions
+  where ${inRange("block_number")} and contract_address is not null and status is distinct from 0`,
+        ]
+      : []),
+    ...(from.logs
+      ? [
+          `
   select u.a, x.block_number, 0, 0, 1, 0, 0, 0, 0, 0, 0
   from token_transfers x, lateral (select distinct a from unnest(array[x.from_address, x.to_address]) a) u
-  where ${inRange("x.block_number")} and x.batch_index = 0
-  union all
+  where ${inRange("x.block_number")} and x.batch_index = 0`,
+          `
+  select address, block_number, 0, 0, 0, 0, 0, 0, 0, 1, 0 from logs where ${inRange("block_number")}`,
+        ]
+      : []),
+    ...(from.internals
+      ? [
+          `
   select u.a, x.block_number, 0, 0, 0, 0, 0, 0, 1, 0, 0
   from internal_transactions x,
     lateral (select distinct a from unnest(array[x.from_address, x.to_address, x.created_contract_address]) a
              where a is not null) u
-  where ${inRange("x.block_number")} and (x.type <> 'call' or x.index > 0)
-  union all
-  select address, block_number, 0, 0, 0, 0, 0, 0, 0, 1, 0 from logs where ${inRange("block_number")}
-  union all
-  select address, block_number, 0, 0, 0, 0, 0, 0, 0, 0, 1 from withdrawals where ${inRange("block_number")}`;
+  where ${inRange("x.block_number")} and (x.type <> 'call' or x.index > 0)`,
+        ]
+      : []),
+    ...(from.withdrawals
+      ? [
+          `
+  select address, block_number, 0, 0, 0, 0, 0, 0, 0, 0, 1 from withdrawals where ${inRange("block_number")}`,
+        ]
+      : []),
+  ].join("\n  union all");
 
 const COUNTER_COLUMNS = [
   ["transactions_count", "txs"],
@@ -71,7 +116,7 @@ const BALANCE_SIGHTINGS = `
   select address, block_number, 0, 0, 0, 0, 0, 0, 0, 0, 0 from coin_balance_changes where ${inRange("block_number")}`;
 
 /** The range's address facts and its balance sightings: each address the range shows, with what it adds. */
-const FACTS = `${ADDRESS_FACTS}
+const facts = (from: RowSources) => `${addressFacts(from)}
   union all${BALANCE_SIGHTINGS}`;
 
 /** Upsert of the per-address deltas of `facts` times $3 (1 or -1); `onlyChanged`: no new row version for zeros. */
@@ -95,8 +140,8 @@ const upsertFromFacts = (onlyChanged: boolean) => `
  * read address_counters' own index, so a batch writes one row version per address here and one per changed balance
  * in the balances stage, not a second version of each balance row whose count changed.
  */
-export const ADD_ADDRESS_FACTS = `
-  with facts as (${FACTS}),
+const addAddressFacts = (from: RowSources) => `
+  with facts as (${facts(from)}),
   counted as (${upsertFromFacts(true)}),
   added as (
     insert into addresses (address, first_block)
@@ -113,7 +158,7 @@ export const ADD_ADDRESS_FACTS = `
  * blocks showed is returned, balance sightings included).
  */
 export const SUBTRACT_ADDRESS_FACTS = `
-  with facts as (${FACTS}),
+  with facts as (${facts(ALL_ROWS)}),
   counted as (${upsertFromFacts(false)}
     returning address,
       (${COUNTER_COLUMNS.map(([c]) => `address_counters.${c} = 0`).join(" and ")}) as empty)
@@ -129,20 +174,42 @@ export const DELETE_EMPTY_COUNTERS = `
     and not exists (select 1 from coin_balance_changes b where b.address = n.address and b.block_number <= $2)`;
 
 /** Chain-wide deltas of the range times $3 ('withdrawals_sum' in wei, for /withdrawals/counters). */
-export const UPSERT_CHAIN_COUNTERS = `
+const upsertChainCounters = (from: RowSources) => {
+  const of = (has: boolean, sql: string) => (has ? `(${sql})` : "0");
+  return `
   insert into chain_counters (name, value)
   select name, $3::int * v from (values
     ('blocks', (select count(*) from blocks where ${inRange("number")})),
-    ('transactions', (select count(*) from transactions where ${inRange("block_number")})),
+    ('transactions', ${of(from.transactions, `select count(*) from transactions where ${inRange("block_number")}`)}),
     ('gas_used', (select coalesce(sum(gas_used), 0) from blocks where ${inRange("number")})),
-    ('token_transfers', (select count(*) from token_transfers where ${inRange("block_number")})),
-    ('internal_transactions', (select count(*) from internal_transactions
-       where ${inRange("block_number")} and (type <> 'call' or index > 0))),
-    ('logs', (select count(*) from logs where ${inRange("block_number")})),
-    ('withdrawals', (select count(*) from withdrawals where ${inRange("block_number")})),
-    ('withdrawals_sum', (select coalesce(sum(amount), 0) from withdrawals where ${inRange("block_number")}))
+    ('token_transfers', ${of(from.logs, `select count(*) from token_transfers where ${inRange("block_number")}`)}),
+    ('internal_transactions', ${of(
+      from.internals,
+      `select count(*) from internal_transactions
+       where ${inRange("block_number")} and (type <> 'call' or index > 0)`,
+    )}),
+    ('logs', ${of(from.logs, `select count(*) from logs where ${inRange("block_number")}`)}),
+    ('withdrawals', ${of(from.withdrawals, `select count(*) from withdrawals where ${inRange("block_number")}`)}),
+    ('withdrawals_sum', ${of(
+      from.withdrawals,
+      `select coalesce(sum(amount), 0) from withdrawals where ${inRange("block_number")}`,
+    )})
   ) as d(name, v)
   on conflict (name) do update set value = chain_counters.value + excluded.value`;
+};
+export const UPSERT_CHAIN_COUNTERS = upsertChainCounters(ALL_ROWS);
+
+/** A batch's statements with only the tables it can have rows in; one text per combination, made once. */
+const variants = new Map<string, { addressFacts: string; chainCounters: string }>();
+export function addStatementsOf(from: RowSources): { addressFacts: string; chainCounters: string } {
+  const key = `${+from.transactions}${+from.creations}${+from.logs}${+from.internals}${+from.withdrawals}`;
+  let v = variants.get(key);
+  if (v === undefined) {
+    v = { addressFacts: addAddressFacts(from), chainCounters: upsertChainCounters(from) };
+    variants.set(key, v);
+  }
+  return v;
+}
 
 /**
  * Per UTC day of the range's blocks, their count, transactions, gas used and fees times $3 (the daily stats of

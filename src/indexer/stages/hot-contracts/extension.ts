@@ -1,3 +1,4 @@
+import { committedFact } from "../../pipeline/committed-fact.js";
 import type { IndexerExtension } from "../../pipeline/extension.js";
 import { ADD_HOT_CONTRACTS, DROP_OLD_MINUTES, SUBTRACT_HOT_CONTRACTS } from "./sql.js";
 
@@ -9,21 +10,30 @@ const KEPT_MINUTES = 240;
 
 /**
  * `hot_contracts` (migration 165): per recipient its transactions and gas used per minute and per UTC day, for
- * `/api/v2/stats/hot-smart-contracts`. Two statements a batch (add, drop minute slots out of every scale), one a
- * reorg; it reads the batch's transactions, so it is listed after the core stage (and reverted before it).
+ * `/api/v2/stats/hot-smart-contracts`. Two statements a batch (add; drop minute slots out of every scale, once a
+ * minute at the head), one a reorg; it reads the batch's transactions, so it is listed after the core stage (and reverted before it).
  */
 export function hotContractsExtension(): IndexerExtension {
+  // The cutoff the last committed head batch dropped up to: the head's next batches in the same minute add slots
+  // at or above it only, so they skip the drop. History (old slots) and a reorganisation make it unknown again.
+  const dropped = committedFact<number>();
   return {
     id: "hot-contracts",
-    async write(tx, batch) {
+    async write(tx, batch, ctx) {
       if (!batch.length) return;
       const from = Number(batch[0]!.block.number);
       const last = batch[batch.length - 1]!.block;
       await tx.query(ADD_HOT_CONTRACTS, [from - 1, Number(last.number)]);
-      await tx.query(DROP_OLD_MINUTES, [Math.floor(Number(BigInt(last.timestamp)) / 60) - KEPT_MINUTES]);
+      const cutoff = Math.floor(Number(BigInt(last.timestamp)) / 60) - KEPT_MINUTES;
+      if (ctx.history) dropped.forget();
+      else if (dropped.value() === cutoff) return;
+      await tx.query(DROP_OLD_MINUTES, [cutoff]);
+      if (!ctx.history) dropped.wrote(Number(last.number), cutoff);
     },
     async revert(tx, ancestor) {
+      dropped.forget();
       await tx.query(SUBTRACT_HOT_CONTRACTS, [ancestor, END]);
     },
+    afterCommit: (lastBlock) => dropped.committed(lastBlock),
   };
 }

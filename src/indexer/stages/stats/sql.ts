@@ -39,12 +39,25 @@ const fact = (values: Partial<Record<Column, string>>, from: string) =>
   `select day, ${COLUMNS.map((c) => `${values[c] ?? "0"}::numeric as ${c}`).join(", ")} ${from}`;
 
 /**
+ * Which of the day facts' sources can have rows in a batch (all of them when it is not known, as in a backfill or a
+ * revert): a source known to be empty is left out of the statement, which then costs less to plan (most of its time
+ * for a quiet chain's block) and gives the same sums.
+ */
+export type DaySources = {
+  transactions: boolean;
+  creations: boolean;
+  authorizations: boolean;
+  rewards: boolean;
+};
+const ALL_SOURCES: DaySources = { transactions: true, creations: true, authorizations: true, rewards: true };
+
+/**
  * The range's days (`b`), and per day the blocks' facts, the transactions', the contract creations', the EIP-7702
  * authorizations', the block rewards' and the coin balance changes'. A transfer of the native coin is a transaction with a value (the service's
  * new_native_coin_transfers); the price a transaction paid is its receipt's effective gas price (its gas price
  * before London, as the service's average_gas_price takes it).
  */
-const DAY_FACTS = [
+const dayFacts = (from: DaySources) => [
   fact(
     {
       blocks: "1",
@@ -54,28 +67,40 @@ const DAY_FACTS = [
     },
     "from b",
   ),
-  fact(
-    {
-      successful_transactions: "(t.status = 1)::int",
-      operational_transactions: `(not (t.type = 126 and t.from_address = '${ATTRIBUTES_DEPOSITOR}'::bytea))::int`,
-      gas_price_sum: "coalesce(t.effective_gas_price, t.gas_price, 0)",
-      priced_transactions: "(coalesce(t.effective_gas_price, t.gas_price) is not null)::int",
-      native_transfers: "(t.value > 0)::int",
-    },
-    "from transactions t join b on b.number = t.block_number",
-  ),
-  fact({ contracts: "1" }, "from contract_creations c join b on b.number = c.block_number"),
-  fact({ authorizations: "1" }, "from transaction_authorizations a join b on b.number = a.block_number"),
-  fact(
-    { rewards: "r.reward", rewarded_blocks: "1" },
-    "from block_rewards r join b on b.number = r.block_number where r.type = 'block'",
-  ),
+  ...(from.transactions
+    ? [
+        fact(
+          {
+            successful_transactions: "(t.status = 1)::int",
+            operational_transactions: `(not (t.type = 126 and t.from_address = '${ATTRIBUTES_DEPOSITOR}'::bytea))::int`,
+            gas_price_sum: "coalesce(t.effective_gas_price, t.gas_price, 0)",
+            priced_transactions: "(coalesce(t.effective_gas_price, t.gas_price) is not null)::int",
+            native_transfers: "(t.value > 0)::int",
+          },
+          "from transactions t join b on b.number = t.block_number",
+        ),
+      ]
+    : []),
+  ...(from.creations
+    ? [fact({ contracts: "1" }, "from contract_creations c join b on b.number = c.block_number")]
+    : []),
+  ...(from.authorizations
+    ? [fact({ authorizations: "1" }, "from transaction_authorizations a join b on b.number = a.block_number")]
+    : []),
+  ...(from.rewards
+    ? [
+        fact(
+          { rewards: "r.reward", rewarded_blocks: "1" },
+          "from block_rewards r join b on b.number = r.block_number where r.type = 'block'",
+        ),
+      ]
+    : []),
   fact(
     {
       supply_change: `case when c.address = '${ZERO_ADDRESS}'::bytea then 0 else c.value - c.previous end`,
       holders_change: `(c.value >= ${HOLDER_MIN})::int - (c.previous >= ${HOLDER_MIN})::int`,
     },
-    // The change rows carry their block's time: no join to `b`, whose rescans the planner chose per row.
+    // The change rows carry their block's time: no join to \`b\`, whose rescans the planner chose per row.
     `from (${BALANCE_STEPS}) c`,
   ),
 ];
@@ -97,9 +122,12 @@ const UPSERT_DAILY = `
 
 /**
  * Writing a batch: a sender new to a day adds an active account to it (the table as it was before the statement
- * tells which are new); a sender never seen before adds a new account on the day of its first block.
+ * tells which are new); a sender never seen before adds a new account on the day of its first block. Without
+ * transactions there are no senders.
  */
-export const ADD_DAILY_STATS = `
+const addDailyStats = (from: DaySources) =>
+  from.transactions
+    ? `
   with ${BLOCKS},
   ${SENT},
   fresh as (
@@ -115,10 +143,30 @@ export const ADD_DAILY_STATS = `
     on conflict (address) do nothing
     returning first_block),
   facts as (
-    ${DAY_FACTS.join("\n    union all ")}
+    ${dayFacts(from).join("\n    union all ")}
     union all ${fact({ active_accounts: "1" }, "from fresh")}
     union all ${fact({ new_accounts: "1" }, "from firsts f join b on b.number = f.first_block")})
+  ${UPSERT_DAILY}`
+    : `
+  with ${BLOCKS},
+  facts as (
+    ${dayFacts(from).join("\n    union all ")})
   ${UPSERT_DAILY}`;
+
+/** Writing a batch whose sources are all possible (a backfill). */
+export const ADD_DAILY_STATS = addDailyStats(ALL_SOURCES);
+
+const variants = new Map<string, string>();
+/** Writing a batch with only the sources it can have; one text per combination, made once. */
+export function addDailyStatsOf(from: DaySources): string {
+  const key = `${+from.transactions}${+from.creations}${+from.authorizations}${+from.rewards}`;
+  let sql = variants.get(key);
+  if (sql === undefined) {
+    sql = addDailyStats(from);
+    variants.set(key, sql);
+  }
+  return sql;
+}
 
 /**
  * Reverting ($2 open-ended): a sender leaves a day when every transaction it sent that day is reverted, and the
@@ -137,7 +185,7 @@ export const SUBTRACT_DAILY_STATS = `
     returning 1),
   forgotten as (delete from stats_accounts where first_block > $1 returning first_block),
   facts as (
-    ${DAY_FACTS.join("\n    union all ")}
+    ${dayFacts(ALL_SOURCES).join("\n    union all ")}
     union all ${fact({ active_accounts: "1" }, "from left_day")}
     union all ${fact({ new_accounts: "1" }, "from forgotten f join b on b.number = f.first_block")})
   ${UPSERT_DAILY}`;
