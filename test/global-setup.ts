@@ -28,14 +28,32 @@ export default async function setup() {
   return teardown;
 }
 
+/** The parent's pid, from /proc (null when the process is gone). */
+function parentOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // "pid (comm) S ppid ...": the fields after the command name's closing parenthesis.
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Every test ends what it starts, also on failure; this is the net under that: a process of this run still alive
  * after the last test (a timed-out test's CLI, an anvil, a tool) is killed with its process group, and named.
  */
-function teardown() {
+async function teardown() {
   const id = process.env[SUITE_ENV]!;
   if (!canListProcesses) return;
-  const left = processesWithEnv(SUITE_ENV, id);
+  // Vitest's own workers (this process's children) may still be exiting when the teardown runs: they get a few
+  // seconds to go before they count as left running.
+  const ownWorker = (pid: number) => parentOf(pid) === process.pid;
+  let left = processesWithEnv(SUITE_ENV, id);
+  for (let waited = 0; waited < 5_000 && left.some(ownWorker); waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    left = processesWithEnv(SUITE_ENV, id);
+  }
   if (left.length === 0) {
     process.stderr.write("global teardown: no process of this test run is left running\n");
     return;

@@ -4,7 +4,7 @@ import { committedFact } from "../../pipeline/committed-fact.js";
 import type { IndexerExtension } from "../../pipeline/extension.js";
 import {
   ALL_ROWS,
-  addStatementsOf,
+  addCountersOf,
   DELETE_ADDRESSES,
   DELETE_EMPTY_COUNTERS,
   type RowSources,
@@ -33,10 +33,7 @@ export function rowSourcesOf(batch: readonly FetchedBlock[]): RowSources {
 }
 
 async function addRange(tx: Queryable, from: number, to: number, sources: RowSources): Promise<void> {
-  const sql = addStatementsOf(sources);
-  await tx.query(sql.addressFacts, [from - 1, to, 1]);
-  await tx.query(sql.chainCounters, [from - 1, to, 1]);
-  await tx.query(UPSERT_DAILY_COUNTERS, [from - 1, to, 1]);
+  await tx.query(addCountersOf(sources), [from - 1, to, 1]);
 }
 
 async function subtractAbove(tx: Queryable, ancestor: number): Promise<void> {

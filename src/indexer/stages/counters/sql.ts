@@ -140,18 +140,19 @@ const upsertFromFacts = (onlyChanged: boolean) => `
  * read address_counters' own index, so a batch writes one row version per address here and one per changed balance
  * in the balances stage, not a second version of each balance row whose count changed.
  */
-const addAddressFacts = (from: RowSources) => `
-  with facts as (${facts(from)}),
+const ADDRESS_FACTS_PARTS = (from: RowSources) => `
+  facts as (${facts(from)}),
   counted as (${upsertFromFacts(true)}),
   added as (
     insert into addresses (address, first_block)
     select address, min(block) from facts group by address
     on conflict (address) do update set first_block = excluded.first_block
       where excluded.first_block < addresses.first_block
-    returning xmax = 0 as inserted)
-  insert into chain_counters (name, value)
-  select 'addresses', count(*) filter (where inserted) from added
-  on conflict (name) do update set value = chain_counters.value + excluded.value`;
+    returning xmax = 0 as inserted),
+  seen as (
+    insert into chain_counters (name, value)
+    select 'addresses', count(*) filter (where inserted) from added
+    on conflict (name) do update set value = chain_counters.value + excluded.value)`;
 
 /**
  * Reverting ($3 = -1): subtracts, and returns the addresses whose counters all reached 0 (every one the reverted
@@ -199,24 +200,11 @@ const upsertChainCounters = (from: RowSources) => {
 };
 export const UPSERT_CHAIN_COUNTERS = upsertChainCounters(ALL_ROWS);
 
-/** A batch's statements with only the tables it can have rows in; one text per combination, made once. */
-const variants = new Map<string, { addressFacts: string; chainCounters: string }>();
-export function addStatementsOf(from: RowSources): { addressFacts: string; chainCounters: string } {
-  const key = `${+from.transactions}${+from.creations}${+from.logs}${+from.internals}${+from.withdrawals}`;
-  let v = variants.get(key);
-  if (v === undefined) {
-    v = { addressFacts: addAddressFacts(from), chainCounters: upsertChainCounters(from) };
-    variants.set(key, v);
-  }
-  return v;
-}
-
 /**
  * Per UTC day of the range's blocks, their count, transactions, gas used and fees times $3 (the daily stats of
- * /stats/charts/transactions, /stats and stats&action=totalfees). Returns the days left without blocks (after a
- * revert).
+ * /stats/charts/transactions, /stats and stats&action=totalfees).
  */
-export const UPSERT_DAILY_COUNTERS = `
+const upsertDailyCounters = `
   insert into daily_counters (day, blocks, transactions, gas_used, fees)
   select (timestamp at time zone 'UTC')::date, $3::int * count(*), $3::int * sum(transaction_count),
          $3::int * sum(gas_used), $3::int * coalesce(sum(transaction_fees), 0)
@@ -225,8 +213,30 @@ export const UPSERT_DAILY_COUNTERS = `
   on conflict (day) do update set blocks = daily_counters.blocks + excluded.blocks,
     transactions = daily_counters.transactions + excluded.transactions,
     gas_used = daily_counters.gas_used + excluded.gas_used,
-    fees = daily_counters.fees + excluded.fees
+    fees = daily_counters.fees + excluded.fees`;
+
+/** Reverting: the same, returning the days left without blocks. */
+export const UPSERT_DAILY_COUNTERS = `${upsertDailyCounters}
   returning day::text as day, blocks = 0 as empty`;
+
+/**
+ * Writing a batch ($3 = 1), in one statement (one round trip): the address facts, the chain counters and the day
+ * counters, with only the tables the batch can have rows in (one text per combination, made once). Its parts write
+ * different rows (chain_counters: 'addresses' apart from the rest) and read none another part writes.
+ */
+const additions = new Map<string, string>();
+export function addCountersOf(from: RowSources): string {
+  const key = `${+from.transactions}${+from.creations}${+from.logs}${+from.internals}${+from.withdrawals}`;
+  let sql = additions.get(key);
+  if (sql === undefined) {
+    sql = `
+  with ${ADDRESS_FACTS_PARTS(from)},
+  days as (${upsertDailyCounters})
+  ${upsertChainCounters(from)}`;
+    additions.set(key, sql);
+  }
+  return sql;
+}
 
 /** Addresses first seen above the ancestor are forgotten (seen again when their blocks come back). */
 export const DELETE_ADDRESSES = `
