@@ -21,11 +21,11 @@ export function rowSourcesOf(batch: readonly FetchedBlock[]): RowSources {
   return {
     transactions: batch.some((b) => b.block.transactions.length > 0),
     creations: batch.some((b) => b.block.transactions.some((t) => t.to == null)),
-    logs: batch.some((b) => b.receipts.some((r) => r.logs.length > 0)),
+    logs: batch.some((b) => b.receipts.some((r) => (r.logs?.length ?? 0) > 0)),
     // Every frame but a transaction's top-level call is counted: a root other than a call, or one with children.
     internals: batch.some((b) =>
       (b.calls ?? []).some(
-        (root) => root && (root.type.toUpperCase() !== "CALL" || (root.calls?.length ?? 0) > 0),
+        (root) => root && ((root.type ?? "").toUpperCase() !== "CALL" || (root.calls?.length ?? 0) > 0),
       ),
     ),
     withdrawals: batch.some((b) => (b.block.withdrawals?.length ?? 0) > 0),

@@ -11,7 +11,8 @@ const KEPT_MINUTES = 240;
 /**
  * `hot_contracts` (migration 165): per recipient its transactions and gas used per minute and per UTC day, for
  * `/api/v2/stats/hot-smart-contracts`. Two statements a batch (add; drop minute slots out of every scale, once a
- * minute at the head), one a reorg; it reads the batch's transactions, so it is listed after the core stage (and reverted before it).
+ * minute at the head), one a reorg; it reads the batch's transactions, so it is listed after the core stage (and
+ * reverted before it).
  */
 export function hotContractsExtension(): IndexerExtension {
   // The cutoff the last committed head batch dropped up to: the head's next batches in the same minute add slots

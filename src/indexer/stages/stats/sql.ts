@@ -100,7 +100,7 @@ const dayFacts = (from: DaySources) => [
       supply_change: `case when c.address = '${ZERO_ADDRESS}'::bytea then 0 else c.value - c.previous end`,
       holders_change: `(c.value >= ${HOLDER_MIN})::int - (c.previous >= ${HOLDER_MIN})::int`,
     },
-    // The change rows carry their block's time: no join to \`b\`, whose rescans the planner chose per row.
+    // The change rows carry their block's time: no join to `b`, whose rescans the planner chose per row.
     `from (${BALANCE_STEPS}) c`,
   ),
 ];
