@@ -5,7 +5,7 @@ import { dirname } from "node:path";
 import { migrate } from "../src/db/migrate.js";
 import { createPgliteDb } from "../src/db/pglite.js";
 import { PGLITE_TEMPLATE } from "./helpers/db.js";
-import { canListProcesses, processesWithEnv } from "./helpers/processes.js";
+import { canListProcesses, parentOf, processesWithEnv } from "./helpers/processes.js";
 import { SUITE_ENV } from "./helpers/suite-marker.js";
 
 /**
@@ -26,17 +26,6 @@ export default async function setup() {
     writeFileSync(PGLITE_TEMPLATE, Buffer.from(await dump.arrayBuffer()));
   }
   return teardown;
-}
-
-/** The parent's pid, from /proc (null when the process is gone). */
-function parentOf(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // "pid (comm) S ppid ...": the fields after the command name's closing parenthesis.
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-  } catch {
-    return null;
-  }
 }
 
 /**

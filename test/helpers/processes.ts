@@ -11,13 +11,22 @@ function read(path: string): string | null {
   }
 }
 
+/** The fields of /proc/<pid>/stat after the command name ("pid (comm) S ppid ..."): state, parent, ...; null when gone. */
+function statFields(pid: number): string[] | null {
+  const stat = read(`/proc/${pid}/stat`);
+  return stat === null ? null : stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
 /** Running, not a zombie: a killed child whose parent died stays a zombie until init reaps it. */
 export function isAlive(pid: number): boolean {
-  const stat = read(`/proc/${pid}/stat`);
-  if (stat === null) return false;
-  // "pid (comm) S ...": the state is the first field after the command name's closing parenthesis.
-  const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-  return state !== "Z" && state !== "X";
+  const state = statFields(pid)?.[0];
+  return state !== undefined && state !== "Z" && state !== "X";
+}
+
+/** The parent's pid (null when the process is gone). */
+export function parentOf(pid: number): number | null {
+  const ppid = statFields(pid)?.[1];
+  return ppid === undefined ? null : Number(ppid);
 }
 
 function pids(): number[] {

@@ -115,15 +115,14 @@ export function internalCreations(root: CallFrame): CallFrame[] {
 
 /**
  * Whether the blocks can have contract creations (rows of `contract_creations`, as deriveCoreRows finds them): a
- * transaction without a recipient, or a CREATE or CREATE2 frame in a call tree. False lets the stages that read the
- * batch's creations skip their statements; true may still find none (a failed creation).
+ * transaction without a recipient, or a creation in a call tree (`internalCreations`). False lets the stages that
+ * read the batch's creations skip their statements; true may still find none (a failed creation by a transaction).
  */
 export function mayCreateContracts(fetched: readonly FetchedBlock[]): boolean {
-  const creates = (f: CallFrame): boolean =>
-    (f.calls ?? []).some((c) => c.type === "CREATE" || c.type === "CREATE2" || creates(c));
   return fetched.some(
     ({ block, calls }) =>
-      block.transactions.some((tx) => tx.to == null) || (calls ?? []).some((root) => root && creates(root)),
+      block.transactions.some((tx) => tx.to == null) ||
+      (calls ?? []).some((root) => root && internalCreations(root).length > 0),
   );
 }
 

@@ -1,3 +1,5 @@
+import { statementVariants } from "../statement-variants.js";
+
 /**
  * The counter deltas of a block range, computed in SQL from the rows the range's blocks produced. Writing a
  * batch adds them (after every table of the batch is written); a reorg subtracts them (before any of the
@@ -221,22 +223,15 @@ export const UPSERT_DAILY_COUNTERS = `${upsertDailyCounters}
 
 /**
  * Writing a batch ($3 = 1), in one statement (one round trip): the address facts, the chain counters and the day
- * counters, with only the tables the batch can have rows in (one text per combination, made once). Its parts write
- * different rows (chain_counters: 'addresses' apart from the rest) and read none another part writes.
+ * counters, with only the tables the batch can have rows in. Its parts write different rows (chain_counters:
+ * 'addresses' apart from the rest) and read none another part writes.
  */
-const additions = new Map<string, string>();
-export function addCountersOf(from: RowSources): string {
-  const key = `${+from.transactions}${+from.creations}${+from.logs}${+from.internals}${+from.withdrawals}`;
-  let sql = additions.get(key);
-  if (sql === undefined) {
-    sql = `
+export const addCountersOf = statementVariants(
+  (from: RowSources) => `
   with ${ADDRESS_FACTS_PARTS(from)},
   days as (${upsertDailyCounters})
-  ${upsertChainCounters(from)}`;
-    additions.set(key, sql);
-  }
-  return sql;
-}
+  ${upsertChainCounters(from)}`,
+);
 
 /** Addresses first seen above the ancestor are forgotten (seen again when their blocks come back). */
 export const DELETE_ADDRESSES = `

@@ -26,10 +26,14 @@ export function hotContractsExtension(): IndexerExtension {
       const last = batch[batch.length - 1]!.block;
       await tx.query(ADD_HOT_CONTRACTS, [from - 1, Number(last.number)]);
       const cutoff = Math.floor(Number(BigInt(last.timestamp)) / 60) - KEPT_MINUTES;
-      if (ctx.history) dropped.forget();
-      else if (dropped.value() === cutoff) return;
+      if (ctx.history) {
+        dropped.forget();
+        await tx.query(DROP_OLD_MINUTES, [cutoff]);
+        return;
+      }
+      if (dropped.value() === cutoff) return;
       await tx.query(DROP_OLD_MINUTES, [cutoff]);
-      if (!ctx.history) dropped.wrote(Number(last.number), cutoff);
+      dropped.wrote(Number(last.number), cutoff);
     },
     async revert(tx, ancestor) {
       dropped.forget();

@@ -1,4 +1,5 @@
 import { DAILY_STATS_COLUMNS } from "../../../chain-store/daily-stats.js";
+import { statementVariants } from "../statement-variants.js";
 
 /**
  * The stats stage's statements: per UTC day deltas of a block range ($1 < block <= $2) times $3 (1 when a batch is
@@ -156,17 +157,8 @@ const addDailyStats = (from: DaySources) =>
 /** Writing a batch whose sources are all possible (a backfill). */
 export const ADD_DAILY_STATS = addDailyStats(ALL_SOURCES);
 
-const variants = new Map<string, string>();
-/** Writing a batch with only the sources it can have; one text per combination, made once. */
-export function addDailyStatsOf(from: DaySources): string {
-  const key = `${+from.transactions}${+from.creations}${+from.authorizations}${+from.rewards}`;
-  let sql = variants.get(key);
-  if (sql === undefined) {
-    sql = addDailyStats(from);
-    variants.set(key, sql);
-  }
-  return sql;
-}
+/** Writing a batch with only the sources it can have. */
+export const addDailyStatsOf = statementVariants(addDailyStats);
 
 /**
  * Reverting ($2 open-ended): a sender leaves a day when every transaction it sent that day is reverted, and the
