@@ -35,6 +35,8 @@ export type BusyOptions = {
   /** Batches sized by rows (INDEX_BATCH_TRANSACTIONS), at most `batchSize` blocks; unset: `batchSize` blocks. */
   batchTransactions?: number;
   concurrency: number;
+  /** JSON-RPC calls per HTTP request (RPC_BATCH_SIZE; default 100, as the service's). */
+  rpcBatchSize?: number;
   adminUrl: string;
   /** Also time every statement of the batch transactions and report the costliest (adds a little overhead). */
   statements?: boolean;
@@ -130,12 +132,24 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
   await admin.connect();
   const logger = createLogger("warn");
   const makeRpc = () =>
-    createRpc({ url: node.url, batchSize: 100, timeoutMs: 60_000, retries: 5, concurrency: o.concurrency });
+    createRpc({
+      url: node.url,
+      batchSize: o.rpcBatchSize ?? 100,
+      timeoutMs: 60_000,
+      retries: 5,
+      concurrency: o.concurrency,
+    });
   const stages = (bus = new EventBus()) => indexerStages({ logger, bus, notify: false });
   const dropped: string[] = [];
   try {
     const caps: NodeCapabilities = await detectCapabilities(makeRpc(), { traces: "auto" });
 
+    // The raw fetch asks for the ranges the indexer asks for: with batches sized by rows, as many busy blocks
+    // (150 transactions and the block) as hold `batchTransactions` rows (runtime.ts rangeSize), not `batchSize`
+    // blocks, whose answers, all held at once, would cost it more memory and garbage collection than the indexer's.
+    const rangeBlocks = o.batchTransactions
+      ? Math.max(1, Math.min(o.batchSize, Math.round(o.batchTransactions / 151)))
+      : o.batchSize;
     const rawRun = async () => {
       const cpu0 = processCpu();
       const start = performance.now();
@@ -144,7 +158,7 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
         caps,
         extensions: stages(),
         head: node.head,
-        batchSize: o.batchSize,
+        batchSize: rangeBlocks,
         concurrency: o.concurrency,
       });
       const seconds = (performance.now() - start) / 1000;
@@ -163,13 +177,17 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
       // Each committed batch: its blocks and write time (the fetch of later ranges runs beside it).
       const batches: Array<{ blocks: number; ms: number }> = [];
       const statementTimes = new Map<string, number>();
+      // The same times batch by batch, to see which statements grow as the tables do.
+      const batchStatements: Array<Map<string, number>> = [];
+      let current = new Map<string, number>();
       let progress = () => {};
       const timed: Db = {
         kind: db.kind,
         query: db.query.bind(db),
         exec: db.exec.bind(db),
         close: db.close.bind(db),
-        transaction: (fn) => db.transaction((tx) => fn(o.statements ? timedQueries(tx, statementTimes) : tx)),
+        transaction: (fn) =>
+          db.transaction((tx) => fn(o.statements ? timedQueries(tx, [statementTimes, current]) : tx)),
       };
       const indexer = new Indexer({
         db: timed,
@@ -179,6 +197,8 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
         extensions: stages(),
         onBatch: (blocks, ms) => {
           batches.push({ blocks, ms });
+          batchStatements.push(current);
+          current = new Map();
           progress();
         },
         options: {
@@ -265,6 +285,14 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
                   .slice(0, 12)
                   .map(([k, v]) => [k, Math.round(v)]),
               ),
+              statements_first_last_tenth_ms_per_1000_tx: growth(
+                batches.slice(1, -1),
+                batchStatements.slice(1, -1),
+                [...statementTimes]
+                  .sort((a, b) => b[1] - a[1])
+                  .slice(0, 12)
+                  .map(([k]) => k),
+              ),
             }
           : {}),
       };
@@ -328,6 +356,7 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
       transactions: txCount,
       batch_size: o.batchSize,
       batch_transactions: o.batchTransactions ?? null,
+      rpc_batch_size: o.rpcBatchSize ?? 100,
       concurrency: o.concurrency,
       load_average: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "),
       raw_fetch: { tx_per_s: Math.round(raw), runs: [rawA, rawB] },
@@ -344,16 +373,42 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
   }
 }
 
-/** A transaction whose statements add their time to `times`, keyed by the statement's first words. */
-function timedQueries(tx: Queryable, times: Map<string, number>): Queryable {
+/**
+ * Each statement's ms per 1,000 transactions in the first and the last tenth of the whole batches (150 transactions a
+ * block): which statements cost more as the tables grow.
+ */
+function growth(
+  batches: Array<{ blocks: number }>,
+  perBatch: Array<Map<string, number>>,
+  keys: string[],
+): Record<string, [number, number]> {
+  const n = Math.max(1, Math.floor(batches.length / 10));
+  const perK = (from: number, to: number, key: string) => {
+    let ms = 0;
+    let tx = 0;
+    for (let i = from; i < to; i++) {
+      ms += perBatch[i]?.get(key) ?? 0;
+      tx += (batches[i]?.blocks ?? 0) * 150;
+    }
+    return Math.round((ms / Math.max(1, tx)) * 1000 * 10) / 10;
+  };
+  return Object.fromEntries(
+    keys.map((k) => [k, [perK(0, n, k), perK(batches.length - n, batches.length, k)] as [number, number]]),
+  );
+}
+
+/** A transaction whose statements add their time to each of `times`, keyed by the statement's first words. */
+function timedQueries(tx: Queryable, times: Array<Map<string, number>>): Queryable {
+  const add = (key: string, ms: number) => {
+    for (const t of times) t.set(key, (t.get(key) ?? 0) + ms);
+  };
   return {
     async query(sql, params, options) {
       const s = performance.now();
       try {
         return await tx.query(sql, params, options);
       } finally {
-        const key = sql.replace(/\s+/g, " ").trim().slice(0, 90);
-        times.set(key, (times.get(key) ?? 0) + performance.now() - s);
+        add(sql.replace(/\s+/g, " ").trim().slice(0, 90), performance.now() - s);
       }
     },
     exec: (sql) => tx.exec(sql),
@@ -364,8 +419,7 @@ function timedQueries(tx: Queryable, times: Map<string, number>): Queryable {
             try {
               return await tx.copyFrom!(table, columns, data);
             } finally {
-              const key = `copy ${table}`;
-              times.set(key, (times.get(key) ?? 0) + performance.now() - s);
+              add(`copy ${table}`, performance.now() - s);
             }
           },
         }

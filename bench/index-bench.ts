@@ -36,6 +36,8 @@ const { values } = parseArgs({
     // --busy: batches sized by rows (INDEX_BATCH_TRANSACTIONS), at most --batch-size blocks.
     "batch-transactions": { type: "string" },
     concurrency: { type: "string", default: "4" },
+    // --busy: JSON-RPC calls per HTTP request (RPC_BATCH_SIZE).
+    "rpc-batch": { type: "string", default: "100" },
     chain: { type: "string" },
     busy: { type: "boolean", default: false },
     statements: { type: "boolean", default: false },
@@ -56,6 +58,7 @@ async function main() {
       transactions: Number(values.transactions),
       batchSize,
       concurrency,
+      rpcBatchSize: Number(values["rpc-batch"]),
       adminUrl,
       statements: values.statements,
       keep: values.keep,

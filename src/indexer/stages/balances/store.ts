@@ -1,6 +1,7 @@
 import { toBytea } from "../../../db/bytes.js";
 import { unixCopyText } from "../../../db/copy-text.js";
 import type { Queryable } from "../../../db/db.js";
+import { byBlock } from "../balance-changes-by-block.js";
 import { bulkInsert } from "../core/bulk-insert.js";
 import type { BalanceChangeRow } from "./derive.js";
 
@@ -81,7 +82,7 @@ async function writeCurrentBalances(tx: Queryable, rows: readonly BalanceChangeR
 
 /** Deletes the changes of every block above `ancestor` (reorganisation, or -1 to wipe). */
 export async function revertBalanceChanges(tx: Queryable, ancestor: number): Promise<void> {
-  await tx.query("delete from coin_balance_changes where block_number > $1", [ancestor]);
+  await tx.query(`delete from coin_balance_changes where block_number > $1 and ${byBlock()}`, [ancestor]);
   if (ancestor < 0) {
     await tx.query("delete from address_coin_balances");
     await tx.query("update chain_counters set value = 0 where name = 'coin_balance_sum'");

@@ -1,3 +1,4 @@
+import { byBlock } from "../balance-changes-by-block.js";
 import { statementVariants } from "../statement-variants.js";
 
 /**
@@ -115,7 +116,8 @@ const COUNTER_COLUMNS = [
  * index (src/explorer/top-account/query.ts). A reorg keeps such a row while the address has a balance change left.
  */
 const BALANCE_SIGHTINGS = `
-  select address, block_number, 0, 0, 0, 0, 0, 0, 0, 0, 0 from coin_balance_changes where ${inRange("block_number")}`;
+  select address, block_number, 0, 0, 0, 0, 0, 0, 0, 0, 0 from coin_balance_changes
+  where ${inRange("block_number")} and ${byBlock()}`;
 
 /** The range's address facts and its balance sightings: each address the range shows, with what it adds. */
 const facts = (from: RowSources) => `${addressFacts(from)}

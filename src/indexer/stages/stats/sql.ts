@@ -1,4 +1,5 @@
 import { DAILY_STATS_COLUMNS } from "../../../chain-store/daily-stats.js";
+import { byBlock } from "../balance-changes-by-block.js";
 import { statementVariants } from "../statement-variants.js";
 
 /**
@@ -29,7 +30,7 @@ const BALANCE_STEPS = `select (c.block_timestamp at time zone 'UTC')::date as da
       left join lateral (select p.value from coin_balance_changes p
         where p.address = c.address and p.block_number < c.block_number
         order by p.block_number desc limit 1) p on true
-    where ${inRange("c.block_number")}`;
+    where ${inRange("c.block_number")} and ${byBlock("c")}`;
 
 /** daily_stats columns, each summed from the facts below. */
 const COLUMNS = DAILY_STATS_COLUMNS;
