@@ -11,11 +11,17 @@ import type { Queryable } from "../../../db/db.js";
  * back the rows that made it one). Every change is inside the batch or reorg transaction.
  */
 
-/** SQL: the address in `a` is a contract by rows of blocks before `before` (a SQL expression). */
-const contractBefore = (a: string, before: string) => `(exists (select 1 from contract_creations c
-    where c.address = ${a} and c.block_number < ${before})
-  or exists (select 1 from tokens k where k.address = ${a} and k.first_block < ${before})
-  or exists (select 1 from address_proxies p where p.address = ${a} and p.block_number < ${before}))`;
+/**
+ * SQL: the address in `a` is a contract by rows of blocks before `before` (a SQL expression). Scalar subqueries,
+ * looked up per address and in turn until one finds a row: the planner turned `exists ... or exists ...` into
+ * hashes of every row of each table (on a busy chain's 100,000 creations, a whole scan per batch, growing with the
+ * chain), where a batch needs an index probe per address.
+ */
+const contractBefore = (a: string, before: string) => `coalesce(
+    (select true from contract_creations c where c.address = ${a} and c.block_number < ${before} limit 1),
+    (select true from tokens k where k.address = ${a} and k.first_block < ${before} limit 1),
+    (select true from address_proxies p where p.address = ${a} and p.block_number < ${before} limit 1),
+    false)`;
 
 /** Above any block number. */
 const NOW = "9223372036854775807";
@@ -32,7 +38,7 @@ export async function contractsAndTokens(
   const tokens = new Set<string>();
   if (!addresses.length) return { contracts, tokens };
   const rows = await tx.query<{ a: Uint8Array; token: boolean }>(
-    `select a, exists (select 1 from tokens k where k.address = a) as token
+    `select a, coalesce((select true from tokens k where k.address = a), false) as token
      from unnest($1::bytea[]) a where ${contractBefore("a", NOW)}`,
     [addresses],
   );
