@@ -243,6 +243,7 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
       // is whatever was left: both are left out of first/last. Cost per 1,000 transactions compares batches of
       // different sizes (150 transactions a block).
       const full = batches.slice(1, -1);
+      const costliest = [...statementTimes].sort((a, b) => b[1] - a[1]).slice(0, 12);
       const avg = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
       const perK = (xs: Array<{ blocks: number; ms: number }>) =>
         Math.round(
@@ -279,19 +280,11 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
         tables: rows,
         ...(o.statements
           ? {
-              statements_ms: Object.fromEntries(
-                [...statementTimes]
-                  .sort((a, b) => b[1] - a[1])
-                  .slice(0, 12)
-                  .map(([k, v]) => [k, Math.round(v)]),
-              ),
+              statements_ms: Object.fromEntries(costliest.map(([k, v]) => [k, Math.round(v)])),
               statements_first_last_tenth_ms_per_1000_tx: growth(
-                batches.slice(1, -1),
+                full,
                 batchStatements.slice(1, -1),
-                [...statementTimes]
-                  .sort((a, b) => b[1] - a[1])
-                  .slice(0, 12)
-                  .map(([k]) => k),
+                costliest.map(([k]) => k),
               ),
             }
           : {}),
