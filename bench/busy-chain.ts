@@ -92,7 +92,8 @@ function transactions(b: number, quiet: number): Tx[] {
     else if (kind === "forward") out.push({ ...base, to, value, gas: 40_000 });
     else if (kind === "create") out.push({ ...base, to: null, value: 0, gas: 120_000 });
     else if (kind === "factory") out.push({ ...base, to, value: 0, gas: 140_000 });
-    else out.push({ ...base, to, value: 0, gas: 52_000 });
+    // A token transfer's amount (its logs'); the transaction itself carries no ether.
+    else out.push({ ...base, to, value, gas: 52_000 });
   }
   return out;
 }

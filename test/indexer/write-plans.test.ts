@@ -37,6 +37,9 @@ const GROWING = [
   "address_counters",
   "addresses",
   "internal_transactions",
+  "token_holdings",
+  "token_fungible_balances",
+  "token_erc721_balances",
 ];
 /** Synthetic rows live far above the indexed blocks: the batch's range reads never meet them. */
 const FAR = 1_000_000_000;

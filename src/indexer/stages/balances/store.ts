@@ -82,18 +82,27 @@ async function writeCurrentBalances(tx: Queryable, rows: readonly BalanceChangeR
 
 /** Deletes the changes of every block above `ancestor` (reorganisation, or -1 to wipe). */
 export async function revertBalanceChanges(tx: Queryable, ancestor: number): Promise<void> {
-  await tx.query(`delete from coin_balance_changes where block_number > $1 and ${byBlock()}`, [ancestor]);
   if (ancestor < 0) {
+    await tx.query(`delete from coin_balance_changes where block_number > $1 and ${byBlock()}`, [ancestor]);
     await tx.query("delete from address_coin_balances");
     await tx.query("update chain_counters set value = 0 where name = 'coin_balance_sum'");
     return;
   }
-  // Current balances set by a reverted block fall back to the address's latest remaining change (or go).
+  // A current balance is its address's latest change: one set by a reverted block belongs to an address the delete
+  // returns (found by primary key, so the table keeps no index on its block: each balance update writes one entry
+  // fewer, migration 184). It falls back to the address's latest remaining change (or goes).
+  const moved = await tx.query<{ address: Uint8Array }>(
+    `with moved as (delete from coin_balance_changes where block_number > $1 and ${byBlock()} returning address)
+     select distinct address from moved`,
+    [ancestor],
+  );
+  if (moved.length === 0) return;
   const gone = await tx.query<{ address: Uint8Array }>(
-    `with gone as (delete from address_coin_balances where block_number > $1 returning address, value),
+    `with gone as (delete from address_coin_balances
+       where address = any($2::bytea[]) and block_number > $1 returning address, value),
      summed as (${addToSum("-coalesce(sum(value), 0) from gone")})
      select address from gone`,
-    [ancestor],
+    [ancestor, moved.map((r) => r.address)],
   );
   if (gone.length === 0) return;
   await tx.query(

@@ -32,8 +32,14 @@ export function rowSourcesOf(batch: readonly FetchedBlock[]): RowSources {
   };
 }
 
-async function addRange(tx: Queryable, from: number, to: number, sources: RowSources): Promise<void> {
-  await tx.query(addCountersOf(sources), [from - 1, to, 1]);
+async function addRange(
+  tx: Queryable,
+  from: number,
+  to: number,
+  sources: RowSources,
+  history: boolean,
+): Promise<void> {
+  await tx.query(addCountersOf({ ...sources, history }), [from - 1, to, 1]);
 }
 
 async function subtractAbove(tx: Queryable, ancestor: number): Promise<void> {
@@ -65,7 +71,7 @@ async function backfillOnce(tx: Queryable, upTo: number): Promise<void> {
        and exists (select 1 from blocks where number <= $1) as pending`,
     [upTo],
   );
-  if (r?.pending) await addRange(tx, -END, upTo, ALL_ROWS);
+  if (r?.pending) await addRange(tx, -END, upTo, ALL_ROWS, true);
 }
 
 /**
@@ -79,12 +85,12 @@ export function countersExtension(): IndexerExtension {
   const backfilled = committedFact<true>();
   return {
     id: "counters",
-    async write(tx, batch) {
+    async write(tx, batch, ctx) {
       if (!batch.length) return;
       const from = Number(batch[0]!.block.number);
       const to = Number(batch[batch.length - 1]!.block.number);
       if (!backfilled.value()) await backfillOnce(tx, from - 1);
-      await addRange(tx, from, to, rowSourcesOf(batch));
+      await addRange(tx, from, to, rowSourcesOf(batch), ctx.history === true);
       backfilled.wrote(to, true);
     },
     async revert(tx, ancestor) {

@@ -144,15 +144,19 @@ const upsertFromFacts = (onlyChanged: boolean) => `
  * read address_counters' own index, so a batch writes one row version per address here and one per changed balance
  * in the balances stage, not a second version of each balance row whose count changed.
  */
-const ADDRESS_FACTS_PARTS = (from: RowSources) => `
+const ADDRESS_FACTS_PARTS = (from: RowSources, history: boolean) => `
   facts as (${facts(from)}),
   counted as (${upsertFromFacts(true)}),
   added as (
     insert into addresses (address, first_block)
     select address, min(block) from facts group by address
-    on conflict (address) do update set first_block = excluded.first_block
+    ${
+      history
+        ? `on conflict (address) do update set first_block = excluded.first_block
       where excluded.first_block < addresses.first_block
-    returning xmax = 0 as inserted),
+    returning xmax = 0 as inserted`
+        : "on conflict (address) do nothing\n    returning true as inserted"
+    }),
   seen as (
     insert into chain_counters (name, value)
     select 'addresses', count(*) filter (where inserted) from added
@@ -227,10 +231,15 @@ export const UPSERT_DAILY_COUNTERS = `${upsertDailyCounters}
  * Writing a batch ($3 = 1), in one statement (one round trip): the address facts, the chain counters and the day
  * counters, with only the tables the batch can have rows in. Its parts write different rows (chain_counters:
  * 'addresses' apart from the rest) and read none another part writes.
+ *
+ * `history`: the batch may be older than blocks already written (head first, or a one-off backfill), so a known
+ * address's first block can still move down. In order it cannot (every row left above the checkpoint was
+ * reverted), and a known address is left alone: a conflict that updates nothing still locks its row, a heap write
+ * and a WAL record for each of the batch's thousands of known addresses.
  */
 export const addCountersOf = statementVariants(
-  (from: RowSources) => `
-  with ${ADDRESS_FACTS_PARTS(from)},
+  ({ history, ...from }: RowSources & { history: boolean }) => `
+  with ${ADDRESS_FACTS_PARTS(from, history)},
   days as (${upsertDailyCounters})
   ${upsertChainCounters(from)}`,
 );

@@ -109,9 +109,9 @@ const dayFacts = (from: DaySources) => [
 
 const BLOCKS = `b as (select number, gas_limit, size, (timestamp at time zone 'UTC')::date as day from blocks where ${inRange("number")})`;
 
-/** The senders of the range per day: their first block there and their transactions. */
+/** The senders of the range per day, with their first block there. */
 const SENT = `sent as (
-    select b.day, t.from_address as address, min(t.block_number) as first_block, count(*) as n
+    select b.day, t.from_address as address, min(t.block_number) as first_block
     from transactions t join b on b.number = t.block_number group by b.day, t.from_address)`;
 
 /** The upsert of the facts (`facts`: day and every column) times $3. */
@@ -123,9 +123,9 @@ const UPSERT_DAILY = `
   returning day::text as day, daily_stats.blocks = 0 as empty`;
 
 /**
- * Writing a batch: a sender new to a day adds an active account to it (the table as it was before the statement
- * tells which are new); a sender never seen before adds a new account on the day of its first block. Without
- * transactions there are no senders.
+ * Writing a batch: a sender new to a day adds an active account to it (the pair's row is inserted; a known pair is
+ * left as it is, no row version written); a sender never seen before adds a new account on the day of its first
+ * block. Without transactions there are no senders. Both are sets, the same in any order of batches (head first).
  */
 const addDailyStats = (from: DaySources) =>
   from.transactions
@@ -133,12 +133,9 @@ const addDailyStats = (from: DaySources) =>
   with ${BLOCKS},
   ${SENT},
   fresh as (
-    select s.day from sent s
-    where not exists (select 1 from daily_active_accounts a where a.day = s.day and a.address = s.address)),
-  active as (
-    insert into daily_active_accounts (day, address, transactions) select day, address, n from sent
-    on conflict (day, address) do update set transactions = daily_active_accounts.transactions + excluded.transactions
-    returning 1),
+    insert into daily_active_accounts (day, address) select day, address from sent
+    on conflict (day, address) do nothing
+    returning day),
   firsts as (
     insert into stats_accounts (address, first_block)
     select address, min(first_block) from sent group by address
@@ -162,20 +159,23 @@ export const ADD_DAILY_STATS = addDailyStats(ALL_SOURCES);
 export const addDailyStatsOf = statementVariants(addDailyStats);
 
 /**
- * Reverting ($2 open-ended): a sender leaves a day when every transaction it sent that day is reverted, and the
- * senders first seen above the ancestor are forgotten. Returns the days left without blocks.
+ * Reverting ($2 open-ended): a sender leaves a day when every transaction it sent that day is reverted, that is when
+ * its latest transaction left (at or below the ancestor, one probe of the sender index) is on an earlier day, or
+ * there is none: block times never go back, so days follow block numbers. The transactions above the ancestor are
+ * still there (this stage is reverted before the core rows). The senders first seen above the ancestor are
+ * forgotten. Returns the days left without blocks.
  */
 export const SUBTRACT_DAILY_STATS = `
   with ${BLOCKS},
   ${SENT},
   left_day as (
     delete from daily_active_accounts a using sent s
-    where a.day = s.day and a.address = s.address and a.transactions = s.n
+    where a.day = s.day and a.address = s.address
+      and (select (k.timestamp at time zone 'UTC')::date
+           from transactions t join blocks k on k.number = t.block_number
+           where t.from_address = s.address and t.block_number <= $1
+           order by t.block_number desc limit 1) is distinct from s.day
     returning a.day),
-  kept_day as (
-    update daily_active_accounts a set transactions = a.transactions - s.n from sent s
-    where a.day = s.day and a.address = s.address and a.transactions > s.n
-    returning 1),
   forgotten as (delete from stats_accounts where first_block > $1 returning first_block),
   facts as (
     ${dayFacts(ALL_SOURCES).join("\n    union all ")}

@@ -5,7 +5,17 @@ import { bulkInsert } from "../core/bulk-insert.js";
 import type { TokenType } from "../core/token-decode.js";
 import type { TokenRows, TransferRow } from "../core/token-logs.js";
 import { markNewTokens, unmarkLostTokens } from "../core/transaction-facts.js";
-import { addCounterDeltas, counterDeltas, probeHolders, syncHoldersCount, touchedPairs } from "./counters.js";
+import {
+  addCounterDeltas,
+  counterDeltas,
+  type HolderStep,
+  holderSteps,
+  nftPairs,
+  probeHolders,
+  probeNftHolders,
+  syncHoldersCount,
+  touchedPairs,
+} from "./counters.js";
 import { type FungibleDelta, type HoldingChanges, holdingChanges, type OwnerKey } from "./derive.js";
 
 const PRIORITY_SQL = `array['ERC-20','ERC-721','ERC-1155','ERC-404']`;
@@ -25,7 +35,11 @@ export async function writeTokenRows(tx: Queryable, rows: TokenRows, from: numbe
        first_block = least(tokens.first_block, excluded.first_block),
        type = case when array_position(${PRIORITY_SQL}, excluded.type) > array_position(${PRIORITY_SQL}, tokens.type)
                    then excluded.type else tokens.type end,
-       supply_stale = tokens.supply_stale or excluded.supply_stale`,
+       supply_stale = tokens.supply_stale or excluded.supply_stale
+     -- Only a token whose row changes gets a new version (a busy token is in every batch).
+     where excluded.first_block < tokens.first_block
+       or array_position(${PRIORITY_SQL}, excluded.type) > array_position(${PRIORITY_SQL}, tokens.type)
+       or (excluded.supply_stale and not tokens.supply_stale)`,
     [
       tokens.map((t) => toBytea(t.address)),
       tokens.map((t) => t.type),
@@ -55,11 +69,18 @@ export async function writeTokenRows(tx: Queryable, rows: TokenRows, from: numbe
       ],
     );
   }
-  // Holder counts move by the pairs that start or stop holding: probed before and after, never recounted.
-  const pairs = touchedPairs(transfers);
-  const before = await probeHolders(tx, pairs);
-  await applyChanges(tx, holdingChanges(transfers));
-  await addCounterDeltas(tx, counterDeltas(pairs, before, await probeHolders(tx, pairs), transfers, 1));
+  // Holder counts move by the pairs that start or stop holding, never recounted: a fungible balance's state before
+  // and after comes back from its own upsert; the pairs whose ids move are probed before and after.
+  const changes = holdingChanges(transfers);
+  const idPairs = nftPairs(changes);
+  const nftBefore = await probeNftHolders(tx, idPairs);
+  const fungible = await applyChanges(tx, changes);
+  const nftAfter = await probeNftHolders(tx, idPairs);
+  const steps: HolderStep[] = fungible.map((f) => ({ token: f.token, fungible: f.step, nft: 0 }));
+  idPairs.forEach((p, i) => {
+    if (nftBefore[i] !== nftAfter[i]) steps.push({ token: p.token, fungible: 0, nft: nftAfter[i] ? 1 : -1 });
+  });
+  await addCounterDeltas(tx, counterDeltas(steps, transfers, 1));
 }
 
 /** The batch's transfers, by COPY where the connection has it (core/bulk-insert.ts), as the core rows go in. */
@@ -76,8 +97,11 @@ const insertTransfers = bulkInsert<TransferRow>("token_transfers", [
   { column: "amount", type: "numeric", get: (r) => r.amount, param: (v: bigint) => v.toString() },
 ]);
 
-/** Adds per-id and fungible deltas, sets ERC-721 owners; rows that reach zero are removed. */
-async function applyChanges(tx: Queryable, c: HoldingChanges): Promise<void> {
+/**
+ * Adds per-id and fungible deltas, sets ERC-721 owners; rows that reach zero are removed. Returns how each changed
+ * fungible balance moved its pair's holder state.
+ */
+async function applyChanges(tx: Queryable, c: HoldingChanges): Promise<FungibleStep[]> {
   if (c.holdings.length) {
     const h = c.holdings;
     const params = [
@@ -99,29 +123,48 @@ async function applyChanges(tx: Queryable, c: HoldingChanges): Promise<void> {
       params.slice(0, 4),
     );
   }
-  await addBalances(tx, "token_fungible_balances", c.fungible);
+  const fungible = await addBalances(tx, "token_fungible_balances", c.fungible);
   await addBalances(tx, "token_erc721_balances", c.erc721Counts ?? []);
   if (c.owners.length) await setOwners(tx, c.owners);
+  return fungible;
 }
 
-/** Adds per-holder deltas to a (holder, token_address, value) table; rows that reach zero are removed. */
+/** A fungible balance's pair: +1 it went positive, -1 it stopped being, 0 neither. */
+type FungibleStep = { token: Address; step: number };
+
+/**
+ * Adds per-holder deltas to a (holder, token_address, value) table; rows that reach zero are removed. Returns, per
+ * changed row, how "value > 0" moved: the row's value after comes back from the upsert, and before it is that less
+ * the delta (0 for a row the upsert inserted).
+ */
 async function addBalances(
   tx: Queryable,
   table: "token_fungible_balances" | "token_erc721_balances",
   f: FungibleDelta[],
-) {
-  if (!f.length) return;
-  await tx.query(
+): Promise<FungibleStep[]> {
+  if (!f.length) return [];
+  const rows = await tx.query<{ o: Uint8Array; a: Uint8Array; value: string; inserted: boolean }>(
     `insert into ${table} (holder, token_address, value)
      select * from unnest($1::bytea[], $2::bytea[], $3::numeric[])
-     on conflict (holder, token_address) do update set value = ${table}.value + excluded.value`,
+     on conflict (holder, token_address) do update set value = ${table}.value + excluded.value
+     returning holder as o, token_address as a, value::text as value, xmax = 0 as inserted`,
     [f.map((d) => toBytea(d.holder)), f.map((d) => toBytea(d.token)), f.map((d) => d.delta.toString())],
   );
+  const key = (holder: string, token: string) => `${holder}|${token}`.toLowerCase();
+  const delta = new Map(f.map((d) => [key(d.holder, d.token), d.delta]));
+  const steps: FungibleStep[] = [];
+  for (const r of rows) {
+    const token = fromBytea(r.a);
+    const after = BigInt(r.value);
+    const before = r.inserted ? 0n : after - (delta.get(key(fromBytea(r.o), token)) ?? 0n);
+    if (before > 0n !== after > 0n) steps.push({ token, step: after > 0n ? 1 : -1 });
+  }
   await tx.query(
     `delete from ${table} b using unnest($1::bytea[], $2::bytea[]) as u(o, a)
      where b.holder = u.o and b.token_address = u.a and b.value = 0`,
     [f.map((d) => toBytea(d.holder)), f.map((d) => toBytea(d.token))],
   );
+  return steps;
 }
 
 async function setOwners(tx: Queryable, owners: Array<OwnerKey & { owner: Address | null }>) {
@@ -223,7 +266,10 @@ export async function revertTokenRows(tx: Queryable, ancestor: number): Promise<
       ],
     );
   }
-  await addCounterDeltas(tx, counterDeltas(pairs, before, await probeHolders(tx, pairs), removed, -1));
+  await addCounterDeltas(
+    tx,
+    counterDeltas(holderSteps(pairs, before, await probeHolders(tx, pairs)), removed, -1),
+  );
   await tx.query("delete from token_instances where first_block > $1", [ancestor]);
   const gone = await tx.query<{ address: Uint8Array }>(
     "delete from tokens where first_block > $1 returning address",
