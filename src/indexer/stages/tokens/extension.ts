@@ -17,14 +17,14 @@ export function createTokensExtension(
   return {
     id: "tokens",
     stats,
-    async write(tx, batch) {
+    async write(tx, batch, ctx) {
       const rows = deriveTokenRows(batch);
       for (const m of rows.malformed)
         o.logger?.debug(
           { block: m.blockNumber, log_index: m.logIndex, address: m.address, reason: m.reason },
           "Skipped a malformed token event",
         );
-      await writeTokenRows(tx, rows, batch.length ? Number(batch[0]!.block.number) : 0);
+      await writeTokenRows(tx, rows, batch.length ? Number(batch[0]!.block.number) : 0, ctx.history === true);
       stats.transfers += rows.transfers.length;
       stats.malformed += rows.malformed.length;
     },

@@ -22,9 +22,16 @@ const PRIORITY_SQL = `array['ERC-20','ERC-721','ERC-1155','ERC-404']`;
 
 /**
  * Writes a batch's transfers, tokens, instances and the holdings they change (inside the batch transaction); the
- * batch starts at block `from`.
+ * batch starts at block `from`. `history`: it may be older than blocks already written (head first), so a known
+ * instance's first block can still move down; in order it cannot, and a known instance is left alone (a conflict
+ * that updates nothing still locks the row: a heap write and a WAL record).
  */
-export async function writeTokenRows(tx: Queryable, rows: TokenRows, from: number): Promise<void> {
+export async function writeTokenRows(
+  tx: Queryable,
+  rows: TokenRows,
+  from: number,
+  history: boolean,
+): Promise<void> {
   const { transfers, tokens } = rows;
   if (transfers.length === 0) return;
   await insertTransfers(tx, transfers);
@@ -59,8 +66,11 @@ export async function writeTokenRows(tx: Queryable, rows: TokenRows, from: numbe
       `insert into token_instances (token_address, token_id, token_type, first_block)
        select distinct on (a, i) a, i, k, b from unnest($1::bytea[], $2::numeric[], $3::text[], $4::int8[]) as x(a, i, k, b)
        order by a, i, b
-       on conflict (token_address, token_id) do update set first_block = excluded.first_block
-         where excluded.first_block < token_instances.first_block`,
+       on conflict (token_address, token_id) ${
+         history
+           ? "do update set first_block = excluded.first_block where excluded.first_block < token_instances.first_block"
+           : "do nothing"
+       }`,
       [
         nft.map((t) => toBytea(t.token)),
         nft.map((t) => t.tokenId!.toString()),
