@@ -57,9 +57,7 @@ const ALL_SOURCES: DaySources = { transactions: true, creations: true, authoriza
  * The range's days (`b`), and per day the blocks' facts, the transactions', the contract creations', the EIP-7702
  * authorizations', the block rewards' and the coin balance changes'. A transfer of the native coin is a transaction with a value (the service's
  * new_native_coin_transfers); the price a transaction paid is its receipt's effective gas price (its gas price
- * before London, as the service's average_gas_price takes it). The tables joined to `b` also carry the range on
- * their own block column: `b` is estimated at a handful of rows, and with only the join the planner on PostgreSQL's
- * default settings hashed `b` and read all of `contract_creations` for every batch (a cost growing with the chain).
+ * before London, as the service's average_gas_price takes it).
  */
 const dayFacts = (from: DaySources) => [
   fact(
@@ -86,26 +84,16 @@ const dayFacts = (from: DaySources) => [
       ]
     : []),
   ...(from.creations
-    ? [
-        fact(
-          { contracts: "1" },
-          `from contract_creations c join b on b.number = c.block_number where ${inRange("c.block_number")}`,
-        ),
-      ]
+    ? [fact({ contracts: "1" }, "from contract_creations c join b on b.number = c.block_number")]
     : []),
   ...(from.authorizations
-    ? [
-        fact(
-          { authorizations: "1" },
-          `from transaction_authorizations a join b on b.number = a.block_number where ${inRange("a.block_number")}`,
-        ),
-      ]
+    ? [fact({ authorizations: "1" }, "from transaction_authorizations a join b on b.number = a.block_number")]
     : []),
   ...(from.rewards
     ? [
         fact(
           { rewards: "r.reward", rewarded_blocks: "1" },
-          `from block_rewards r join b on b.number = r.block_number where ${inRange("r.block_number")} and r.type = 'block'`,
+          "from block_rewards r join b on b.number = r.block_number where r.type = 'block'",
         ),
       ]
     : []),
