@@ -46,6 +46,15 @@ export function holderSteps(
   }));
 }
 
+/** The "holds an id" steps of `pairs` between two probes of them (`probeNftHolders`). Pure. */
+export function nftSteps(
+  pairs: readonly HolderPair[],
+  before: readonly boolean[],
+  after: readonly boolean[],
+): HolderStep[] {
+  return pairs.map((p, i) => ({ token: p.token, fungible: 0, nft: step(before[i]!, after[i]!) }));
+}
+
 /**
  * Per token, how its two holder counts move by the pairs' steps, and its transfer count by `sign` times the events
  * of `transfers` (a TransferBatch, one row per id here, is one event, as upstream counts it). Pure.

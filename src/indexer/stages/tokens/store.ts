@@ -11,6 +11,7 @@ import {
   type HolderStep,
   holderSteps,
   nftPairs,
+  nftSteps,
   probeHolders,
   probeNftHolders,
   syncHoldersCount,
@@ -86,10 +87,7 @@ export async function writeTokenRows(
   const nftBefore = await probeNftHolders(tx, idPairs);
   const fungible = await applyChanges(tx, changes);
   const nftAfter = await probeNftHolders(tx, idPairs);
-  const steps: HolderStep[] = fungible.map((f) => ({ token: f.token, fungible: f.step, nft: 0 }));
-  idPairs.forEach((p, i) => {
-    if (nftBefore[i] !== nftAfter[i]) steps.push({ token: p.token, fungible: 0, nft: nftAfter[i] ? 1 : -1 });
-  });
+  const steps = [...fungible, ...nftSteps(idPairs, nftBefore, nftAfter)];
   await addCounterDeltas(tx, counterDeltas(steps, transfers, 1));
 }
 
@@ -111,7 +109,7 @@ const insertTransfers = bulkInsert<TransferRow>("token_transfers", [
  * Adds per-id and fungible deltas, sets ERC-721 owners; rows that reach zero are removed. Returns how each changed
  * fungible balance moved its pair's holder state.
  */
-async function applyChanges(tx: Queryable, c: HoldingChanges): Promise<FungibleStep[]> {
+async function applyChanges(tx: Queryable, c: HoldingChanges): Promise<HolderStep[]> {
   if (c.holdings.length) {
     const h = c.holdings;
     const params = [
@@ -139,40 +137,39 @@ async function applyChanges(tx: Queryable, c: HoldingChanges): Promise<FungibleS
   return fungible;
 }
 
-/** A fungible balance's pair: +1 it went positive, -1 it stopped being, 0 neither. */
-type FungibleStep = { token: Address; step: number };
-
 /**
  * Adds per-holder deltas to a (holder, token_address, value) table; rows that reach zero are removed. Returns, per
- * changed row, how "value > 0" moved: the row's value after comes back from the upsert, and before it is that less
- * the delta (0 for a row the upsert inserted).
+ * changed row that crossed it, how "value > 0" moved (as a fungible holder step): the row's value after comes back
+ * from the upsert, and before it is that less the delta (0 for a row the upsert inserted).
  */
 async function addBalances(
   tx: Queryable,
   table: "token_fungible_balances" | "token_erc721_balances",
   f: FungibleDelta[],
-): Promise<FungibleStep[]> {
+): Promise<HolderStep[]> {
   if (!f.length) return [];
+  const holders = f.map((d) => toBytea(d.holder));
+  const tokens = f.map((d) => toBytea(d.token));
   const rows = await tx.query<{ o: Uint8Array; a: Uint8Array; value: string; inserted: boolean }>(
     `insert into ${table} (holder, token_address, value)
      select * from unnest($1::bytea[], $2::bytea[], $3::numeric[])
      on conflict (holder, token_address) do update set value = ${table}.value + excluded.value
      returning holder as o, token_address as a, value::text as value, xmax = 0 as inserted`,
-    [f.map((d) => toBytea(d.holder)), f.map((d) => toBytea(d.token)), f.map((d) => d.delta.toString())],
+    [holders, tokens, f.map((d) => d.delta.toString())],
   );
   const key = (holder: string, token: string) => `${holder}|${token}`.toLowerCase();
   const delta = new Map(f.map((d) => [key(d.holder, d.token), d.delta]));
-  const steps: FungibleStep[] = [];
+  const steps: HolderStep[] = [];
   for (const r of rows) {
     const token = fromBytea(r.a);
     const after = BigInt(r.value);
     const before = r.inserted ? 0n : after - (delta.get(key(fromBytea(r.o), token)) ?? 0n);
-    if (before > 0n !== after > 0n) steps.push({ token, step: after > 0n ? 1 : -1 });
+    if (before > 0n !== after > 0n) steps.push({ token, fungible: after > 0n ? 1 : -1, nft: 0 });
   }
   await tx.query(
     `delete from ${table} b using unnest($1::bytea[], $2::bytea[]) as u(o, a)
      where b.holder = u.o and b.token_address = u.a and b.value = 0`,
-    [f.map((d) => toBytea(d.holder)), f.map((d) => toBytea(d.token))],
+    [holders, tokens],
   );
   return steps;
 }
