@@ -141,4 +141,38 @@ describe("/api/v2/stats/hot-smart-contracts from the hot-contracts stage", () =>
     );
     expect(stored.map((r) => r.row)).toEqual(recomputed.map((r) => r.row));
   });
+
+  it("drops minute slots more than 4 hours behind the newest block, batch after batch, and keeps every day", async () => {
+    const url = chain.anvil.url;
+    // One indexer across the steps: each drop starts where its last committed one ended.
+    const indexer = await createTestIndexer(t.db, url, { stages: stages() });
+    for (const seed of [21, 22, 23]) {
+      await rpc(url, "evm_increaseTime", [5 * 3600]);
+      await mineActivity(url, k, { blocks: 2, txPerBlock: 2, seed });
+      await indexToHead(indexer, t.db, url);
+    }
+    const slots = (granularity: number, since: string) =>
+      t.db.query<{ row: string }>(
+        `select concat_ws(' ', slot, encode(address, 'hex'), count(*), sum(gas_used)) as row
+         from (
+           select floor(extract(epoch from b.timestamp) / $1)::int8 as slot, t.to_address as address, t.gas_used
+           from transactions t join blocks b on b.number = t.block_number
+           where t.to_address is not null) x
+         where slot >= ${since}
+         group by slot, address order by 1`,
+        [granularity],
+      );
+    const stored = (granularity: number) =>
+      t.db.query<{ row: string }>(
+        `select concat_ws(' ', slot, encode(address, 'hex'), transactions, gas_used) as row
+         from hot_contracts where granularity = $1 order by 1`,
+        [granularity],
+      );
+    const cutoff = "(select floor(extract(epoch from max(timestamp)) / 60)::int8 - 240 from blocks)";
+    const minutes = await slots(60, cutoff);
+    expect(minutes.length).toBeGreaterThan(0);
+    // Three steps 5 hours apart: only the last one's minutes are left.
+    expect((await stored(60)).map((r) => r.row)).toEqual(minutes.map((r) => r.row));
+    expect((await stored(86400)).map((r) => r.row)).toEqual((await slots(86400, "0")).map((r) => r.row));
+  });
 });

@@ -5,6 +5,9 @@ import { ADD_HOT_CONTRACTS, DROP_OLD_MINUTES, SUBTRACT_HOT_CONTRACTS } from "./s
 /** Above any block number: the open end of a reorg's range. */
 const END = Number.MAX_SAFE_INTEGER;
 
+/** Below every minute slot: a drop with no known start. */
+const NO_SLOT = Number.MIN_SAFE_INTEGER;
+
 /** Minute slots kept behind a batch's newest block: the 3 h scale and an hour of margin. */
 const KEPT_MINUTES = 240;
 
@@ -28,11 +31,13 @@ export function hotContractsExtension(): IndexerExtension {
       const cutoff = Math.floor(Number(BigInt(last.timestamp)) / 60) - KEPT_MINUTES;
       if (ctx.history) {
         dropped.forget();
-        await tx.query(DROP_OLD_MINUTES, [cutoff]);
+        await tx.query(DROP_OLD_MINUTES, [cutoff, NO_SLOT]);
         return;
       }
-      if (dropped.value() === cutoff) return;
-      await tx.query(DROP_OLD_MINUTES, [cutoff]);
+      const since = dropped.value();
+      if (since === cutoff) return;
+      // Every slot below the last committed cutoff is gone already (a history batch in between forgot it).
+      await tx.query(DROP_OLD_MINUTES, [cutoff, since ?? NO_SLOT]);
       dropped.wrote(Number(last.number), cutoff);
     },
     async revert(tx, ancestor) {

@@ -34,5 +34,10 @@ export const SUBTRACT_HOT_CONTRACTS = `
   from s
   where h.granularity = s.granularity and h.slot = s.slot and h.address = s.address and h.transactions > s.n`;
 
-/** Minute slots before $1 (the stage keeps the widest minute scale, 3 h, and a margin). */
-export const DROP_OLD_MINUTES = "delete from hot_contracts where granularity = 60 and slot < $1::int8";
+/**
+ * Minute slots from $2 up to $1 (the stage keeps the widest minute scale, 3 h, and a margin). $2 is where the last
+ * drop ended, when known: without it the index scan starts at the first minute slot ever written and walks every
+ * entry the earlier drops left dead until VACUUM removes them, a read that grows with the table between vacuums.
+ */
+export const DROP_OLD_MINUTES =
+  "delete from hot_contracts where granularity = 60 and slot >= $2::int8 and slot < $1::int8";

@@ -92,9 +92,7 @@ const dayFacts = (from: DaySources) => [
         ),
       ]
     : []),
-  ...(from.creations
-    ? [fact({ contracts: "1" }, `from ${inBlocks("contract_creations", "c")}`)]
-    : []),
+  ...(from.creations ? [fact({ contracts: "1" }, `from ${inBlocks("contract_creations", "c")}`)] : []),
   ...(from.authorizations
     ? [fact({ authorizations: "1" }, `from ${inBlocks("transaction_authorizations", "a")}`)]
     : []),
