@@ -1,3 +1,4 @@
+import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db, Queryable } from "../../src/db/db.js";
 import { EventBus } from "../../src/events/bus.js";
@@ -7,6 +8,7 @@ import { type ActivityContracts, deployActivityContracts, mineActivity, rpc } fr
 import { startTestChain, type TestChain } from "../helpers/anvil.js";
 import { createTestDb, type TestDb } from "../helpers/db.js";
 import { createTestIndexer, indexToHead } from "../helpers/indexer.js";
+import { deploy, invoke } from "../helpers/tokens.js";
 
 /**
  * Issue 35 part 2: no write statement of any stage may have a plan whose cost grows faster than the batch as the
@@ -157,11 +159,29 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
     let chain: TestChain;
     let t: TestDb;
     let k: ActivityContracts;
+    let nft: { erc721: Address; erc1155: Address; holders: Address[] };
+    /** ERC-721 and ERC-1155 moves, so token_holdings grows and the batch probes the id holders (the activity has none). */
+    async function moveNfts(first: bigint) {
+      const url = chain.anvil.url;
+      const [a, b, c] = nft.holders as [Address, Address, Address];
+      await invoke(url, a, nft.erc721, "TestNft", "mintMany", [a, first, 4n]);
+      await invoke(url, a, nft.erc721, "TestNft", "transferFrom", [a, b, first]);
+      await invoke(url, a, nft.erc1155, "Test1155", "mintBatch", [a, [first, first + 1n], [5n, 3n]]);
+      await invoke(url, a, nft.erc1155, "Test1155", "safeTransferFrom", [a, c, first, 5n, "0x"]);
+    }
     beforeAll(async () => {
       chain = await startTestChain();
       t = await createTestDb();
-      k = await deployActivityContracts(chain.anvil.url);
-      await mineActivity(chain.anvil.url, k, { blocks: 12, txPerBlock: 6, seed: 5 });
+      const url = chain.anvil.url;
+      k = await deployActivityContracts(url);
+      await mineActivity(url, k, { blocks: 12, txPerBlock: 6, seed: 5 });
+      const holders = chain.accounts.slice(0, 3).map((x) => x.address.toLowerCase() as Address);
+      nft = {
+        erc721: await deploy(url, holders[0]!, "TestNft", ["Things", "THG", "https://meta.example/"]),
+        erc1155: await deploy(url, holders[0]!, "Test1155", ["https://meta.example/{id}.json"]),
+        holders,
+      };
+      await moveNfts(1n);
     }, 300_000);
     afterAll(async () => {
       await t?.drop();
@@ -210,11 +230,19 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
           )
         ).map((r) => [r.index, r.table]),
       );
-      for (const table of ["transactions", "logs", "coin_balance_changes", "address_counters", "addresses"])
+      for (const table of [
+        "transactions",
+        "logs",
+        "coin_balance_changes",
+        "address_counters",
+        "addresses",
+        "token_holdings",
+      ])
         expect(sizes.get(table), table).toBeGreaterThanOrEqual(LARGE * 0.9);
 
       // One more batch of everything, captured.
       await mineActivity(url, k, { blocks: 12, txPerBlock: 6, seed: 9 });
+      await moveNfts(100n);
       on.value = true;
       await indexToHead(indexer, t.db, url);
       on.value = false;
