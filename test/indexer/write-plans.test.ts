@@ -164,10 +164,13 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
     async function moveNfts(first: bigint) {
       const url = chain.anvil.url;
       const [a, b, c] = nft.holders as [Address, Address, Address];
+      // The activity mines its blocks itself (automine off); these go one a block.
+      await rpc(url, "evm_setAutomine", [true]);
       await invoke(url, a, nft.erc721, "TestNft", "mintMany", [a, first, 4n]);
       await invoke(url, a, nft.erc721, "TestNft", "transferFrom", [a, b, first]);
       await invoke(url, a, nft.erc1155, "Test1155", "mintBatch", [a, [first, first + 1n], [5n, 3n]]);
       await invoke(url, a, nft.erc1155, "Test1155", "safeTransferFrom", [a, c, first, 5n, "0x"]);
+      await rpc(url, "evm_setAutomine", [false]);
     }
     beforeAll(async () => {
       chain = await startTestChain();
@@ -176,6 +179,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       k = await deployActivityContracts(url);
       await mineActivity(url, k, { blocks: 12, txPerBlock: 6, seed: 5 });
       const holders = chain.accounts.slice(0, 3).map((x) => x.address.toLowerCase() as Address);
+      await rpc(url, "evm_setAutomine", [true]);
       nft = {
         erc721: await deploy(url, holders[0]!, "TestNft", ["Things", "THG", "https://meta.example/"]),
         erc1155: await deploy(url, holders[0]!, "Test1155", ["https://meta.example/{id}.json"]),

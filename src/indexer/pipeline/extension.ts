@@ -55,6 +55,14 @@ export type IndexerExtension<T = unknown> = {
     batch: readonly FetchedBlock[],
     ctx: { rpc: Rpc; caps: NodeCapabilities; history?: boolean },
   ): Promise<void>;
+  /**
+   * A trailing stage (pipeline/trail.ts): it reads only rows the other stages wrote for the batch and writes tables
+   * no other stage writes, so while the indexer catches up on PostgreSQL its `write` of a batch runs in a
+   * transaction of its own right after the batch's, beside the next batch's. `writeStored`: the same rows for the
+   * committed blocks `from`..`to`, read from the database alone (a trailing write that a crash or a failure left
+   * owed).
+   */
+  trailing?: { writeStored(tx: Queryable, from: number, to: number): Promise<void> };
   /** Deletes or restores everything derived from blocks above `ancestor`, in the reorg transaction. */
   revert(tx: Queryable, ancestor: number): Promise<void>;
   /** Told after a batch commits (e.g. to wake a background worker); must not block. */

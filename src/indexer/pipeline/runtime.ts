@@ -21,6 +21,7 @@ import type { RequestActivity } from "../../util/request-activity.js";
 import { FatalIndexerError, InconsistentBlockError } from "./errors.js";
 import { fetchForStages, type IndexerExtension } from "./extension.js";
 import { Progress } from "./progress.js";
+import { TrailingWrites } from "./trail.js";
 
 /** The first range of a row-sized start, before the rows per block are known. */
 const PROBE_BLOCKS = 10;
@@ -105,9 +106,20 @@ export class Indexer {
   /** History steps waiting for the API now: a head write that queues lets them go at once (one may hold the writer). */
   private readonly givingWay = new Set<() => void>();
   private readonly extensions: readonly IndexerExtension[];
+  /** The stages a catching-up batch leaves to a transaction of their own, and the others. */
+  private readonly leading: readonly IndexerExtension[];
+  private readonly trail: TrailingWrites;
 
   constructor(private readonly deps: IndexerDeps) {
     this.extensions = deps.extensions;
+    this.leading = deps.extensions.filter((x) => !x.trailing);
+    this.trail = new TrailingWrites({
+      db: deps.db,
+      rpc: deps.rpc,
+      caps: deps.caps,
+      logger: deps.logger,
+      stages: deps.extensions.filter((x) => x.trailing),
+    });
   }
 
   private get log() {
@@ -154,6 +166,8 @@ export class Indexer {
     if (!same)
       await initState(db, { chainId: this.chainId, startBlock: options.startBlock, startHash: start.hash });
     await this.loadCursors(db);
+    // A crash between a batch and its trailing stages' write: they catch up before anything else is written.
+    await this.trail.settle(this.tip?.number ?? null);
     this.progress.update(this.tip?.number ?? null, null);
     this.log.info(
       {
@@ -238,7 +252,12 @@ export class Indexer {
       return false;
     }
     this.progress.caughtUp = head - from < options.batchSize;
-    await this.catchUp(from, head, signal);
+    try {
+      await this.catchUp(from, head, signal);
+    } finally {
+      // A step ends level: the trailing stages have written every batch it committed.
+      await this.trail.settle(this.tip?.number ?? null);
+    }
     return true;
   }
 
@@ -383,7 +402,9 @@ export class Indexer {
           await this.handleReorg();
           return false;
         }
-        await this.writeBatch(batch);
+        // Only a batch with more of the step after it leaves its trailing stages behind: the step's last one
+        // writes them itself, so the index is whole whenever the head cursor reaches the head.
+        await this.writeBatch(batch, Number(batch[batch.length - 1]!.block.number) < head);
         this.progress.update(this.tip!.number, null);
         return true;
       },
@@ -413,7 +434,8 @@ export class Indexer {
     }).finally(uncount);
   }
 
-  private writeBatch(batch: FetchedBlock[]): Promise<void> {
+  /** `more`: more of the step follows (catching up), so the trailing stages may trail this batch. */
+  private writeBatch(batch: FetchedBlock[], more: boolean): Promise<void> {
     return this.headExclusive(async () => {
       const { db, rpc, caps } = this.deps;
       const last = batch[batch.length - 1]!.block;
@@ -423,12 +445,21 @@ export class Indexer {
       // Checked again here: a join or a reorg may have moved the cursor while the batch waited its turn.
       if (split === null && this.tip && first.parentHash !== this.tip.hash)
         throw new InconsistentBlockError(`Block ${Number(first.number)} does not follow the indexed head.`);
+      // Head first writes history beside the head: its transactions and the trailing ones would share rows.
+      const trails = more && split === null && this.split === null && this.trail.usable;
+      const before = Number(first.number) - 1;
+      if (!trails) await this.trail.settle(this.tip?.number ?? null);
+      const stages = trails ? this.leading : this.extensions;
       await db.transaction(async (tx) => {
         await this.fence(tx);
         if (split !== null) await splitCheckpoint(tx, split);
-        for (const x of this.extensions) await x.write(tx, batch, { rpc, caps });
+        for (const x of stages) await x.write(tx, batch, { rpc, caps });
+        if (trails) await this.trail.holdIn(tx, before);
+        else await this.trail.closeIn(tx);
         await moveCheckpoint(tx, Number(last.number), last.hash);
       });
+      if (trails) this.trail.follow(batch, before);
+      else this.trail.closed();
       if (split !== null) {
         this.split = { headStart: split, history: this.tip };
         this.pendingSplit = null;
@@ -445,7 +476,7 @@ export class Indexer {
       this.tip = { number: Number(last.number), hash: last.hash };
       this.deps.onBatch?.(batch.length, performance.now() - t0);
       this.log.debug({ from: Number(batch[0]!.block.number), to: this.tip.number }, "Committed blocks");
-      for (const x of this.extensions) x.afterCommit?.(this.tip.number);
+      for (const x of stages) x.afterCommit?.(this.tip.number);
     });
   }
 
@@ -534,6 +565,7 @@ export class Indexer {
       const { db, rpc, caps } = this.deps;
       const last = batch[batch.length - 1]!.block;
       const t0 = performance.now();
+      await this.trail.settle(this.tip?.number ?? null);
       await this.giveWay();
       await db.transaction(async (raw) => {
         const tx = this.paced(raw);
@@ -562,6 +594,7 @@ export class Indexer {
       const base = split.history;
       const tip = this.tip;
       const t0 = performance.now();
+      await this.trail.settle(tip?.number ?? null);
       await db.transaction(async (tx) => {
         await this.historyFence(tx, split);
         if (!(await lockCheckpoint(tx, tip))) throw await this.moved(tx, tip);
@@ -589,6 +622,7 @@ export class Indexer {
         }
         await joinCheckpoint(tx, parent.number, parent.hash);
       });
+      this.trail.closed();
       this.split = null;
       this.progress.history = null;
       this.tip = tip ?? base;
@@ -628,9 +662,11 @@ export class Indexer {
     });
   }
 
+  /** After `trail.settle`: the trailing stages are level with the tip, and their cursor goes with the blocks. */
   private async revertAll(tx: Tx, ancestor: number) {
     // Last written, first undone: an extension may read rows written before its own (counters) to undo itself.
     for (const x of [...this.extensions].reverse()) await x.revert(tx, ancestor);
+    await this.trail.closeIn(tx);
   }
 
   /**
@@ -672,11 +708,13 @@ export class Indexer {
       }
       const a = ancestor;
       const to = a ? a.number : floor - 1;
+      await this.trail.settle(tip.number);
       await db.transaction(async (tx) => {
         await this.fence(tx);
         await this.revertAll(tx, to);
         await moveCheckpoint(tx, a?.number ?? null, a?.hash ?? null);
       });
+      this.trail.closed();
       this.log.info(
         { chain_id: this.chainId, depth: tip.number - to, ancestor: to, old_tip: tip.number },
         "Reorged blocks",

@@ -93,6 +93,13 @@ export function countersExtension(): IndexerExtension {
       await addRange(tx, from, to, rowSourcesOf(batch), ctx.history === true);
       backfilled.wrote(to, true);
     },
+    trailing: {
+      async writeStored(tx, from, to) {
+        await backfillOnce(tx, from - 1);
+        await addRange(tx, from, to, ALL_ROWS, false);
+        backfilled.wrote(to, true);
+      },
+    },
     async revert(tx, ancestor) {
       backfilled.forget();
       await backfillOnce(tx, END);

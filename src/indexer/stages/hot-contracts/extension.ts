@@ -40,6 +40,17 @@ export function hotContractsExtension(): IndexerExtension {
       await tx.query(DROP_OLD_MINUTES, [cutoff, since ?? NO_SLOT]);
       dropped.wrote(Number(last.number), cutoff);
     },
+    trailing: {
+      async writeStored(tx, from, to) {
+        dropped.forget();
+        await tx.query(ADD_HOT_CONTRACTS, [from - 1, to]);
+        const [last] = await tx.query<{ minute: string }>(
+          "select floor(extract(epoch from timestamp) / 60)::int8 as minute from blocks where number = $1",
+          [to],
+        );
+        if (last) await tx.query(DROP_OLD_MINUTES, [Number(last.minute) - KEPT_MINUTES, NO_SLOT]);
+      },
+    },
     async revert(tx, ancestor) {
       dropped.forget();
       await tx.query(SUBTRACT_HOT_CONTRACTS, [ancestor, END]);

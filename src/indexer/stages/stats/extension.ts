@@ -50,6 +50,13 @@ export function statsExtension(): IndexerExtension {
       await tx.query(addDailyStatsOf(daySourcesOf(batch)), [from - 1, to, 1]);
       backfilled.wrote(to, true);
     },
+    trailing: {
+      async writeStored(tx, from, to) {
+        await backfillOnce(tx, from - 1);
+        await tx.query(ADD_DAILY_STATS, [from - 1, to, 1]);
+        backfilled.wrote(to, true);
+      },
+    },
     async revert(tx, ancestor) {
       backfilled.forget();
       await backfillOnce(tx, END);

@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readTrail } from "../../src/chain-store/trail.js";
+import type { Db, Queryable } from "../../src/db/db.js";
+import { EventBus } from "../../src/events/bus.js";
+import type { IndexerExtension } from "../../src/indexer/pipeline/extension.js";
+import { indexerStages } from "../../src/indexer/stages/index.js";
+import { createLogger } from "../../src/util/logger.js";
+import { type ActivityContracts, deployActivityContracts, mineActivity } from "../helpers/activity.js";
+import { startTestChain, type TestChain } from "../helpers/anvil.js";
+import { createTestDb, type TestDb } from "../helpers/db.js";
+import { EXPLORER_TABLES, recomputedCounters, storedCounters } from "../helpers/explorer-index.js";
+import { CORE_TABLES, createTestIndexer, dumpTables, indexToHead } from "../helpers/indexer.js";
+
+/**
+ * Issue 35: while catching up on PostgreSQL, the trailing stages (counters, stats, hot contracts) write each batch in
+ * a transaction of their own after the batch's, beside the next batch's (src/indexer/pipeline/trail.ts). PostgreSQL
+ * only: PGlite has one connection, and there every batch writes them itself.
+ */
+
+const TABLES = [
+  ...CORE_TABLES,
+  ...EXPLORER_TABLES,
+  "coin_balance_changes",
+  "address_coin_balances",
+  "hot_contracts",
+  "tokens",
+  "token_holdings",
+  "token_fungible_balances",
+];
+
+const productionStages = () =>
+  indexerStages({ logger: createLogger("silent"), bus: new EventBus(), notify: false });
+
+/**
+ * A trailing stage of the test that writes nothing: per batch, whether it ran after the batch's transaction had
+ * committed (the checkpoint it reads is already at the batch's last block) or inside it.
+ */
+function witness() {
+  const writes: Array<{ from: number; to: number; after: boolean }> = [];
+  const stored: Array<{ from: number; to: number }> = [];
+  const ext: IndexerExtension = {
+    id: "test-trailing-witness",
+    trailing: {
+      async writeStored(_tx, from, to) {
+        stored.push({ from, to });
+      },
+    },
+    async write(tx, batch) {
+      const [s] = await tx.query<{ last_block: number | null }>("select last_block from indexer_state");
+      const to = Number(batch[batch.length - 1]!.block.number);
+      writes.push({ from: Number(batch[0]!.block.number), to, after: s?.last_block === to });
+    },
+    async revert() {},
+  };
+  return { ext, writes, stored };
+}
+
+/**
+ * `db` whose next `fail.times` trailing transactions fail (the connection they ran on lost, or the process killed
+ * before they committed): their first statement, the cursor's compare-and-set, throws.
+ */
+function losingTrail(db: Db, fail: { times: number }): Db {
+  const wrap = (tx: Queryable): Queryable => ({
+    async query(sql, params, options) {
+      if (fail.times > 0 && /update indexer_trail/.test(sql)) {
+        fail.times--;
+        throw new Error("simulated loss of the trailing write");
+      }
+      return tx.query(sql, params, options);
+    },
+    exec: (sql) => tx.exec(sql),
+    ...(tx.copyFrom ? { copyFrom: tx.copyFrom.bind(tx) } : {}),
+  });
+  return {
+    kind: db.kind,
+    query: db.query.bind(db),
+    exec: db.exec.bind(db),
+    close: db.close.bind(db),
+    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+  };
+}
+
+async function expectEqualToCleanIndex(db: Db, url: string): Promise<void> {
+  const clean = await createTestDb();
+  try {
+    await indexToHead(await createTestIndexer(clean.db, url, { stages: productionStages() }), clean.db, url);
+    const strip = (d: Record<string, string[]>) => ({
+      ...d,
+      tokens: d.tokens!.map((r) => JSON.stringify({ ...JSON.parse(r), supply_stale: null })).sort(),
+    });
+    expect(strip(await dumpTables(db, TABLES))).toEqual(strip(await dumpTables(clean.db, TABLES)));
+    expect(await storedCounters(db)).toEqual(await recomputedCounters(db));
+  } finally {
+    await clean.drop();
+  }
+}
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)(
+  "trailing stages beside the next batch (PostgreSQL; skipped without TEST_DATABASE_URL)",
+  () => {
+    let chain: TestChain;
+    let k: ActivityContracts;
+    beforeAll(async () => {
+      chain = await startTestChain();
+      k = await deployActivityContracts(chain.anvil.url);
+      await mineActivity(chain.anvil.url, k, { blocks: 24, txPerBlock: 4, seed: 31 });
+    }, 300_000);
+    afterAll(async () => {
+      await chain?.stop();
+    });
+
+    it("a catch-up leaves every batch but the last to the trailing transaction and ends equal to a clean index", {
+      timeout: 600_000,
+    }, async () => {
+      const url = chain.anvil.url;
+      const t: TestDb = await createTestDb();
+      try {
+        const w = witness();
+        const indexer = await createTestIndexer(t.db, url, {
+          batchSize: 5,
+          stages: [...productionStages(), w.ext],
+        });
+        await indexToHead(indexer, t.db, url);
+        // Several batches in one step: all but the step's last are written by the trailing transaction, after
+        // their own committed; the last one inside its batch's, so the cursor is gone when the head is reached.
+        expect(w.writes.length).toBeGreaterThan(3);
+        expect(w.writes.filter((x) => x.after).length).toBeGreaterThan(2);
+        expect(w.writes.at(-1)!.after).toBe(false);
+        expect(w.writes.map((x) => x.from)).toEqual(
+          w.writes.map((_, i) => (i === 0 ? 0 : w.writes[i - 1]!.to + 1)),
+        );
+        expect(await readTrail(t.db)).toBeNull();
+        expect(w.stored).toEqual([]);
+        await expectEqualToCleanIndex(t.db, url);
+      } finally {
+        await t.drop();
+      }
+    });
+
+    it("a trailing write that is lost is written from the stored rows, by the same process or after a restart", {
+      timeout: 600_000,
+    }, async () => {
+      const url = chain.anvil.url;
+      const t: TestDb = await createTestDb();
+      try {
+        // Every trailing transaction fails: the first batch's is lost, and so is the write of what it owed
+        // before the next batch, so the step fails with the trailing stages behind the checkpoint.
+        const a = await createTestIndexer(losingTrail(t.db, { times: Number.POSITIVE_INFINITY }), url, {
+          batchSize: 5,
+          stages: productionStages(),
+        });
+        await expect(a.step()).rejects.toThrow(/simulated loss/);
+        const [s] = await t.db.query<{ last_block: number }>("select last_block from indexer_state");
+        // The batch after the first may have left its trailing write too before the loss was known.
+        expect([4, 9]).toContain(s!.last_block);
+        expect(await readTrail(t.db)).toBe(-1);
+
+        // A restarted process writes what is owed from the stored rows before anything else.
+        const w = witness();
+        const b = await createTestIndexer(t.db, url, {
+          batchSize: 5,
+          stages: [...productionStages(), w.ext],
+        });
+        expect(w.stored).toEqual([{ from: 0, to: s!.last_block }]);
+        expect(await readTrail(t.db)).toBe(s!.last_block);
+        await indexToHead(b, t.db, url);
+        expect(await readTrail(t.db)).toBeNull();
+        await expectEqualToCleanIndex(t.db, url);
+
+        // The same process: one trailing write lost, what it owed written before the next batch, then trailing on.
+        await mineActivity(url, k, { blocks: 30, txPerBlock: 3, seed: 32 });
+        const w2 = witness();
+        const c = await createTestIndexer(losingTrail(t.db, { times: 1 }), url, {
+          batchSize: 5,
+          stages: [...productionStages(), w2.ext],
+        });
+        await indexToHead(c, t.db, url);
+        expect(w2.stored.length).toBe(1);
+        expect(w2.writes.filter((x) => x.after).length).toBeGreaterThan(0);
+        expect(await readTrail(t.db)).toBeNull();
+        await expectEqualToCleanIndex(t.db, url);
+      } finally {
+        await t.drop();
+      }
+    });
+  },
+);
