@@ -48,18 +48,17 @@ const addressFacts = (from: RowSources) =>
   select miner as address, number as block, 0 as txs, 0 as created, 0 as transfers, 0::numeric as gas,
          0::numeric as gas_in, 1 as validations, 0 as internals, 0 as logs, 0 as withdrawals
   from blocks where ${inRange("number")}`,
+    // One read of the transactions: the sender's row (a transaction, its gas) and the recipient's (a transaction
+    // unless it is the sender, the gas it received), a creation's null recipient dropped.
     ...(from.transactions
       ? [
           `
-  select u.a, t.block_number, 1, 0, 0, 0, 0, 0, 0, 0, 0
-  from transactions t,
-    lateral (select distinct a from unnest(array[t.from_address, t.to_address]) a where a is not null) u
-  where ${inRange("t.block_number")}`,
-          `
-  select from_address, block_number, 0, 0, 0, gas_used, 0, 0, 0, 0, 0 from transactions where ${inRange("block_number")}`,
-          `
-  select to_address, block_number, 0, 0, 0, 0, gas_used, 0, 0, 0, 0 from transactions
-  where ${inRange("block_number")} and to_address is not null`,
+  select v.a, t.block_number, v.txs, 0, 0, v.gas, v.gas_in, 0, 0, 0, 0
+  from transactions t cross join lateral (values
+    (t.from_address, 1, t.gas_used, 0::numeric),
+    (t.to_address, (t.to_address is distinct from t.from_address)::int, 0::numeric, t.gas_used)
+  ) as v(a, txs, gas, gas_in)
+  where ${inRange("t.block_number")} and v.a is not null`,
         ]
       : []),
     ...(from.transactions && from.creations
@@ -72,8 +71,9 @@ const addressFacts = (from: RowSources) =>
     ...(from.logs
       ? [
           `
-  select u.a, x.block_number, 0, 0, 1, 0, 0, 0, 0, 0, 0
-  from token_transfers x, lateral (select distinct a from unnest(array[x.from_address, x.to_address]) a) u
+  select v.a, x.block_number, 0, 0, v.n, 0, 0, 0, 0, 0, 0
+  from token_transfers x cross join lateral (values
+    (x.from_address, 1), (x.to_address, (x.to_address is distinct from x.from_address)::int)) as v(a, n)
   where ${inRange("x.block_number")} and x.batch_index = 0`,
           `
   select address, block_number, 0, 0, 0, 0, 0, 0, 0, 1, 0 from logs where ${inRange("block_number")}`,
@@ -82,11 +82,13 @@ const addressFacts = (from: RowSources) =>
     ...(from.internals
       ? [
           `
-  select u.a, x.block_number, 0, 0, 0, 0, 0, 0, 1, 0, 0
-  from internal_transactions x,
-    lateral (select distinct a from unnest(array[x.from_address, x.to_address, x.created_contract_address]) a
-             where a is not null) u
-  where ${inRange("x.block_number")} and (x.type <> 'call' or x.index > 0)`,
+  select v.a, x.block_number, 0, 0, 0, 0, 0, 0, v.n, 0, 0
+  from internal_transactions x cross join lateral (values
+    (x.from_address, 1),
+    (x.to_address, (x.to_address is distinct from x.from_address)::int),
+    (x.created_contract_address, (x.created_contract_address is distinct from x.from_address
+      and x.created_contract_address is distinct from x.to_address)::int)) as v(a, n)
+  where ${inRange("x.block_number")} and (x.type <> 'call' or x.index > 0) and v.a is not null`,
         ]
       : []),
     ...(from.withdrawals
