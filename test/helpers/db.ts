@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import pg from "pg";
-import type { Db } from "../../src/db/db.js";
+import type { Db, Queryable } from "../../src/db/db.js";
 import { migrate } from "../../src/db/migrate.js";
 import { createPostgresDb } from "../../src/db/pg.js";
 import { packagePath } from "../../src/util/package-root.js";
@@ -55,5 +55,16 @@ export async function createTestDb(): Promise<TestDb> {
       await db.close();
       await pgUrl?.drop();
     },
+  };
+}
+
+/** `db` whose transactions hand `fn` the wrapped `tx` (statements observed or made to fail by a test). */
+export function wrapTransactions(db: Db, wrap: (tx: Queryable) => Queryable): Db {
+  return {
+    kind: db.kind,
+    query: db.query.bind(db),
+    exec: db.exec.bind(db),
+    close: db.close.bind(db),
+    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
   };
 }

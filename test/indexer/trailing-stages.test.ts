@@ -7,7 +7,7 @@ import { indexerStages } from "../../src/indexer/stages/index.js";
 import { createLogger } from "../../src/util/logger.js";
 import { type ActivityContracts, deployActivityContracts, mineActivity } from "../helpers/activity.js";
 import { startTestChain, type TestChain } from "../helpers/anvil.js";
-import { createTestDb, type TestDb } from "../helpers/db.js";
+import { createTestDb, type TestDb, wrapTransactions } from "../helpers/db.js";
 import { EXPLORER_TABLES, recomputedCounters, storedCounters } from "../helpers/explorer-index.js";
 import { CORE_TABLES, createTestIndexer, dumpTables, indexToHead } from "../helpers/indexer.js";
 
@@ -71,13 +71,7 @@ function losingTrail(db: Db, fail: { times: number }): Db {
     exec: (sql) => tx.exec(sql),
     ...(tx.copyFrom ? { copyFrom: tx.copyFrom.bind(tx) } : {}),
   });
-  return {
-    kind: db.kind,
-    query: db.query.bind(db),
-    exec: db.exec.bind(db),
-    close: db.close.bind(db),
-    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
-  };
+  return wrapTransactions(db, wrap);
 }
 
 async function expectEqualToCleanIndex(db: Db, url: string): Promise<void> {

@@ -6,7 +6,7 @@ import { indexerStages } from "../../src/indexer/stages/index.js";
 import { createLogger } from "../../src/util/logger.js";
 import { type ActivityContracts, deployActivityContracts, mineActivity, rpc } from "../helpers/activity.js";
 import { startTestChain, type TestChain } from "../helpers/anvil.js";
-import { createTestDb, type TestDb } from "../helpers/db.js";
+import { createTestDb, type TestDb, wrapTransactions } from "../helpers/db.js";
 import { createTestIndexer, indexToHead } from "../helpers/indexer.js";
 import { deploy, invoke } from "../helpers/tokens.js";
 
@@ -104,13 +104,7 @@ function explaining(db: Db, seen: Captured[], on: { value: boolean }): Db {
     },
     exec: (sql) => tx.exec(sql),
   });
-  return {
-    kind: db.kind,
-    query: db.query.bind(db),
-    exec: db.exec.bind(db),
-    close: db.close.bind(db),
-    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
-  };
+  return wrapTransactions(db, wrap);
 }
 
 /**
