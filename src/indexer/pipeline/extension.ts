@@ -60,7 +60,7 @@ export type IndexerExtension<T = unknown> = {
    * no other stage writes, so while the indexer catches up on PostgreSQL its `write` of a batch runs in a
    * transaction of its own right after the batch's, beside the next batch's. `writeStored`: the same rows for the
    * committed blocks `from`..`to`, read from the database alone (a trailing write that a crash or a failure left
-   * owed).
+   * owed). Its `afterCommit` then follows the transaction that wrote it.
    */
   trailing?: { writeStored(tx: Queryable, from: number, to: number): Promise<void> };
   /** Deletes or restores everything derived from blocks above `ancestor`, in the reorg transaction. */

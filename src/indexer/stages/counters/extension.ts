@@ -83,23 +83,20 @@ async function backfillOnce(tx: Queryable, upTo: number): Promise<void> {
 export function countersExtension(): IndexerExtension {
   // Once a batch of this stage has committed, the chain counters exist: the backfill check is not run again.
   const backfilled = committedFact<true>();
+  const add = async (tx: Queryable, from: number, to: number, sources: RowSources, history: boolean) => {
+    if (!backfilled.value()) await backfillOnce(tx, from - 1);
+    await addRange(tx, from, to, sources, history);
+    backfilled.wrote(to, true);
+  };
   return {
     id: "counters",
     async write(tx, batch, ctx) {
       if (!batch.length) return;
       const from = Number(batch[0]!.block.number);
       const to = Number(batch[batch.length - 1]!.block.number);
-      if (!backfilled.value()) await backfillOnce(tx, from - 1);
-      await addRange(tx, from, to, rowSourcesOf(batch), ctx.history === true);
-      backfilled.wrote(to, true);
+      await add(tx, from, to, rowSourcesOf(batch), ctx.history === true);
     },
-    trailing: {
-      async writeStored(tx, from, to) {
-        await backfillOnce(tx, from - 1);
-        await addRange(tx, from, to, ALL_ROWS, false);
-        backfilled.wrote(to, true);
-      },
-    },
+    trailing: { writeStored: (tx, from, to) => add(tx, from, to, ALL_ROWS, false) },
     async revert(tx, ancestor) {
       backfilled.forget();
       await backfillOnce(tx, END);

@@ -11,6 +11,9 @@ const NO_SLOT = Number.MIN_SAFE_INTEGER;
 /** Minute slots kept behind a batch's newest block: the 3 h scale and an hour of margin. */
 const KEPT_MINUTES = 240;
 
+/** The first minute slot kept behind a block of time `seconds` (epoch). */
+const cutoffAt = (seconds: number) => Math.floor(seconds / 60) - KEPT_MINUTES;
+
 /**
  * `hot_contracts` (migration 165): per recipient its transactions and gas used per minute and per UTC day, for
  * `/api/v2/stats/hot-smart-contracts`. Two statements a batch (add; drop minute slots out of every scale, once a
@@ -28,7 +31,7 @@ export function hotContractsExtension(): IndexerExtension {
       const from = Number(batch[0]!.block.number);
       const last = batch[batch.length - 1]!.block;
       await tx.query(ADD_HOT_CONTRACTS, [from - 1, Number(last.number)]);
-      const cutoff = Math.floor(Number(BigInt(last.timestamp)) / 60) - KEPT_MINUTES;
+      const cutoff = cutoffAt(Number(BigInt(last.timestamp)));
       if (ctx.history) {
         dropped.forget();
         await tx.query(DROP_OLD_MINUTES, [cutoff, NO_SLOT]);
@@ -44,11 +47,11 @@ export function hotContractsExtension(): IndexerExtension {
       async writeStored(tx, from, to) {
         dropped.forget();
         await tx.query(ADD_HOT_CONTRACTS, [from - 1, to]);
-        const [last] = await tx.query<{ minute: string }>(
-          "select floor(extract(epoch from timestamp) / 60)::int8 as minute from blocks where number = $1",
+        const [last] = await tx.query<{ seconds: string }>(
+          "select extract(epoch from timestamp)::int8 as seconds from blocks where number = $1",
           [to],
         );
-        if (last) await tx.query(DROP_OLD_MINUTES, [Number(last.minute) - KEPT_MINUTES, NO_SLOT]);
+        if (last) await tx.query(DROP_OLD_MINUTES, [cutoffAt(Number(last.seconds)), NO_SLOT]);
       },
     },
     async revert(tx, ancestor) {

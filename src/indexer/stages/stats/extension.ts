@@ -40,23 +40,21 @@ export function daySourcesOf(batch: readonly FetchedBlock[]): DaySources {
 export function statsExtension(): IndexerExtension {
   // Once a batch of this stage has committed, daily_stats has rows: the backfill check is not run again.
   const backfilled = committedFact<true>();
+  /** Adds blocks from..to with `statement` (the one for the sources they can have rows in). */
+  const add = async (tx: Queryable, from: number, to: number, statement: string) => {
+    if (!backfilled.value()) await backfillOnce(tx, from - 1);
+    await tx.query(statement, [from - 1, to, 1]);
+    backfilled.wrote(to, true);
+  };
   return {
     id: "stats",
     async write(tx, batch) {
       if (!batch.length) return;
       const from = Number(batch[0]!.block.number);
       const to = Number(batch[batch.length - 1]!.block.number);
-      if (!backfilled.value()) await backfillOnce(tx, from - 1);
-      await tx.query(addDailyStatsOf(daySourcesOf(batch)), [from - 1, to, 1]);
-      backfilled.wrote(to, true);
+      await add(tx, from, to, addDailyStatsOf(daySourcesOf(batch)));
     },
-    trailing: {
-      async writeStored(tx, from, to) {
-        await backfillOnce(tx, from - 1);
-        await tx.query(ADD_DAILY_STATS, [from - 1, to, 1]);
-        backfilled.wrote(to, true);
-      },
-    },
+    trailing: { writeStored: (tx, from, to) => add(tx, from, to, ADD_DAILY_STATS) },
     async revert(tx, ancestor) {
       backfilled.forget();
       await backfillOnce(tx, END);

@@ -29,12 +29,17 @@ const deleteProbed = (table: string, keys: string, where: string) =>
   `delete from ${table} where ctid = any(array(
      select x.ctid from ${keys} cross join lateral (select t.ctid from ${table} t where ${where}) x))`;
 
-/** The ERC-721 holding rows of the (token, id) pairs $1, $2. */
-const DELETE_ERC721_OWNERS = deleteProbed(
-  "token_holdings",
-  "unnest($1::bytea[], $2::numeric[]) as u(a, i)",
-  "t.token_address = u.a and t.token_id = u.i and t.token_type = 'ERC-721'",
-);
+/** Deletes the ERC-721 holding rows (the owners) of `keys`. */
+async function deleteOwners(tx: Queryable, keys: readonly OwnerKey[]): Promise<void> {
+  await tx.query(
+    deleteProbed(
+      "token_holdings",
+      "unnest($1::bytea[], $2::numeric[]) as u(a, i)",
+      "t.token_address = u.a and t.token_id = u.i and t.token_type = 'ERC-721'",
+    ),
+    [keys.map((o) => toBytea(o.token)), keys.map((o) => o.tokenId.toString())],
+  );
+}
 
 const PRIORITY_SQL = `array['ERC-20','ERC-721','ERC-1155','ERC-404']`;
 
@@ -198,10 +203,7 @@ async function addBalances(
 }
 
 async function setOwners(tx: Queryable, owners: Array<OwnerKey & { owner: Address | null }>) {
-  await tx.query(DELETE_ERC721_OWNERS, [
-    owners.map((o) => toBytea(o.token)),
-    owners.map((o) => o.tokenId.toString()),
-  ]);
+  await deleteOwners(tx, owners);
   const held = owners.filter((o) => o.owner !== null);
   if (held.length) {
     await tx.query(
@@ -278,10 +280,7 @@ export async function revertTokenRows(tx: Queryable, ancestor: number): Promise<
   const before = await probeHolders(tx, pairs);
   await applyChanges(tx, { ...inverse, owners: [] });
   if (keys.length) {
-    await tx.query(DELETE_ERC721_OWNERS, [
-      keys.map((o) => toBytea(o.token)),
-      keys.map((o) => o.tokenId.toString()),
-    ]);
+    await deleteOwners(tx, keys);
   }
   if (restored.length) {
     await tx.query(
