@@ -32,23 +32,27 @@ const productionStages = () =>
   indexerStages({ logger: createLogger("silent"), bus: new EventBus(), notify: false });
 
 /**
- * A trailing stage of the test that writes nothing: per batch, whether it ran after the batch's transaction had
- * committed (the checkpoint it reads is already at the batch's last block) or inside it.
+ * A trailing stage of the test that writes nothing: its writes inside a batch's transaction (`writes`), and its
+ * writes of a stored range (`stored`), each with whether it ran after the range's batches had committed (the
+ * checkpoint it reads is already at or past the range's last block) or inside the last one's transaction.
  */
 function witness() {
   const writes: Array<{ from: number; to: number; after: boolean }> = [];
-  const stored: Array<{ from: number; to: number }> = [];
+  const stored: Array<{ from: number; to: number; after: boolean }> = [];
+  const checkpoint = async (tx: Queryable) => {
+    const [s] = await tx.query<{ last_block: number | null }>("select last_block from indexer_state");
+    return s?.last_block ?? -1;
+  };
   const ext: IndexerExtension = {
     id: "test-trailing-witness",
     trailing: {
-      async writeStored(_tx, from, to) {
-        stored.push({ from, to });
+      async writeStored(tx, from, to) {
+        stored.push({ from, to, after: (await checkpoint(tx)) >= to });
       },
     },
     async write(tx, batch) {
-      const [s] = await tx.query<{ last_block: number | null }>("select last_block from indexer_state");
       const to = Number(batch[batch.length - 1]!.block.number);
-      writes.push({ from: Number(batch[0]!.block.number), to, after: s?.last_block === to });
+      writes.push({ from: Number(batch[0]!.block.number), to, after: (await checkpoint(tx)) === to });
     },
     async revert() {},
   };
@@ -103,7 +107,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       await chain?.stop();
     });
 
-    it("a catch-up leaves every batch but the last to the trailing transaction and ends equal to a clean index", {
+    it("a catch-up leaves every batch but the last to trailing writes of merged ranges and ends equal to a clean index", {
       timeout: 600_000,
     }, async () => {
       const url = chain.anvil.url;
@@ -112,19 +116,24 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         const w = witness();
         const indexer = await createTestIndexer(t.db, url, {
           batchSize: 5,
+          trailBatches: 2,
           stages: [...productionStages(), w.ext],
         });
         await indexToHead(indexer, t.db, url);
-        // Several batches in one step: all but the step's last are written by the trailing transaction, after
-        // their own committed; the last one inside its batch's, so the cursor is gone when the head is reached.
-        expect(w.writes.length).toBeGreaterThan(3);
-        expect(w.writes.filter((x) => x.after).length).toBeGreaterThan(2);
-        expect(w.writes.at(-1)!.after).toBe(false);
-        expect(w.writes.map((x) => x.from)).toEqual(
-          w.writes.map((_, i) => (i === 0 ? 0 : w.writes[i - 1]!.to + 1)),
+        // Several batches in one step: all but the step's last are written by trailing transactions, two batches
+        // at a time (what is owed at the step's end, fewer), after their batches committed; the last one inside
+        // its batch's transaction, so the cursor is gone when the head is reached.
+        expect(w.stored.length).toBeGreaterThan(1);
+        expect(w.stored.every((x) => x.after)).toBe(true);
+        expect(w.stored.some((x) => x.to - x.from + 1 === 10)).toBe(true);
+        expect(w.stored.every((x) => x.to - x.from + 1 <= 10)).toBe(true);
+        expect(w.writes.length).toBe(1);
+        expect(w.writes[0]!.after).toBe(false);
+        const ranges = [...w.stored, ...w.writes];
+        expect(ranges.map((x) => x.from)).toEqual(
+          ranges.map((_, i) => (i === 0 ? 0 : ranges[i - 1]!.to + 1)),
         );
         expect(await readTrail(t.db)).toBeNull();
-        expect(w.stored).toEqual([]);
         await expectEqualToCleanIndex(t.db, url);
       } finally {
         await t.drop();
@@ -141,6 +150,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         // before the next batch, so the step fails with the trailing stages behind the checkpoint.
         const a = await createTestIndexer(losingTrail(t.db, { times: Number.POSITIVE_INFINITY }), url, {
           batchSize: 5,
+          trailBatches: 1,
           stages: productionStages(),
         });
         await expect(a.step()).rejects.toThrow(/simulated loss/);
@@ -155,7 +165,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
           batchSize: 5,
           stages: [...productionStages(), w.ext],
         });
-        expect(w.stored).toEqual([{ from: 0, to: s!.last_block }]);
+        expect(w.stored).toEqual([{ from: 0, to: s!.last_block, after: true }]);
         expect(await readTrail(t.db)).toBe(s!.last_block);
         await indexToHead(b, t.db, url);
         expect(await readTrail(t.db)).toBeNull();
@@ -163,14 +173,24 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
 
         // The same process: one trailing write lost, what it owed written before the next batch, then trailing on.
         await mineActivity(url, k, { blocks: 30, txPerBlock: 3, seed: 32 });
+        const [before] = await t.db.query<{ last_block: number }>("select last_block from indexer_state");
         const w2 = witness();
         const c = await createTestIndexer(losingTrail(t.db, { times: 1 }), url, {
           batchSize: 5,
+          trailBatches: 1,
           stages: [...productionStages(), w2.ext],
         });
         await indexToHead(c, t.db, url);
-        expect(w2.stored.length).toBe(1);
-        expect(w2.writes.filter((x) => x.after).length).toBeGreaterThan(0);
+        // The lost write never reached the witness; the next batch wrote what it owed from the stored rows and
+        // its own rows inline, then the batches after it trailed again; the step's last one wrote inline.
+        const ranges = [...w2.stored, ...w2.writes].sort((x, y) => x.from - y.from);
+        expect(ranges[0]!.from).toBe(before!.last_block + 1);
+        expect(ranges.map((x) => x.from)).toEqual(
+          ranges.map((_, i) => (i === 0 ? ranges[0]!.from : ranges[i - 1]!.to + 1)),
+        );
+        expect(w2.writes.length).toBeGreaterThanOrEqual(2);
+        expect(w2.stored.length).toBeGreaterThanOrEqual(2);
+        expect(w2.stored.every((x) => x.after)).toBe(true);
         expect(await readTrail(t.db)).toBeNull();
         await expectEqualToCleanIndex(t.db, url);
       } finally {

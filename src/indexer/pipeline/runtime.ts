@@ -59,7 +59,15 @@ export type IndexerOptions = {
   headFirstBlocks?: number;
   /** Local development chain: a different chain behind the URL wipes the index instead of stopping. */
   resetOnNewChain?: boolean;
+  /**
+   * Catching up on PostgreSQL: committed batches the trailing stages (counters, stats, hot contracts) write at once,
+   * in a transaction of their own beside the next batches' (docs/architecture.md, "Trailing stages").
+   */
+  trailBatches?: number;
 };
+
+/** Enough batches that the addresses they share are written once, few enough that the counters lag by seconds. */
+const DEFAULT_TRAIL_BATCHES = 8;
 
 export type IndexerDeps = {
   db: Db;
@@ -115,10 +123,9 @@ export class Indexer {
     this.leading = deps.extensions.filter((x) => !x.trailing);
     this.trail = new TrailingWrites({
       db: deps.db,
-      rpc: deps.rpc,
-      caps: deps.caps,
       logger: deps.logger,
       stages: deps.extensions.filter((x) => x.trailing),
+      mergeBatches: deps.options.trailBatches ?? DEFAULT_TRAIL_BATCHES,
     });
   }
 
@@ -445,6 +452,7 @@ export class Indexer {
       // Checked again here: a join or a reorg may have moved the cursor while the batch waited its turn.
       if (split === null && this.tip && first.parentHash !== this.tip.hash)
         throw new InconsistentBlockError(`Block ${Number(first.number)} does not follow the indexed head.`);
+      await this.trail.room();
       // Head first writes history beside the head: its transactions and the trailing ones would share rows.
       const trails = more && split === null && this.split === null && this.trail.usable;
       const before = Number(first.number) - 1;

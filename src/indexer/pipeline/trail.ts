@@ -1,5 +1,3 @@
-import type { NodeCapabilities } from "../../chain/capabilities.js";
-import type { Rpc } from "../../chain/rpc.js";
 import type { FetchedBlock } from "../../chain/types.js";
 import { closeTrail, moveTrail, openTrail, readTrail } from "../../chain-store/trail.js";
 import type { Db, Queryable } from "../../db/db.js";
@@ -9,12 +7,18 @@ import type { IndexerExtension } from "./extension.js";
 
 type Deps = {
   db: Db;
-  rpc: Rpc;
-  caps: NodeCapabilities;
   logger: Logger;
   /** The trailing stages, in write order. */
   stages: readonly IndexerExtension[];
+  /**
+   * Committed batches one trailing write covers: their sums are read back and written once for the whole range, so
+   * an address (a day, a minute slot) the batches share gets one new row version instead of one per batch.
+   */
+  mergeBatches: number;
 };
+
+/** Owed batches past which a catching-up batch waits for the trailing write in flight (their lag stays bounded). */
+const OWED_LIMIT = 4;
 
 const trailMoved = (from: number) =>
   new LookoutError({
@@ -24,16 +28,21 @@ const trailMoved = (from: number) =>
 
 /**
  * The trailing stages' writes during catch-up (docs/architecture.md, "Trailing stages"). A batch's transaction
- * writes every other stage and commits; the trailing stages (sums read back from the batch's committed rows,
- * written to tables no other stage writes) then write the same batch in a transaction of their own on another
- * connection, beside the next batch's transaction: PostgreSQL works on two batches at once. One trailing write is
- * in flight at a time, in block order; `indexer_trail` (chain-store/trail.ts) says up to which block they have
- * written, moved in the same transaction, so a crash leaves them either level with the checkpoint or behind it by
- * whole batches, which `settle` (also at start) writes from the stored rows before anything else is written.
- * PGlite has one connection: there every batch writes its trailing stages in its own transaction, as before.
+ * writes every other stage and commits; the trailing stages (sums read back from the batches' committed rows,
+ * written to tables no other stage writes) then write a range of committed batches at once, from the stored rows,
+ * in a transaction of their own on another connection, beside the next batches' transactions: PostgreSQL works on
+ * both at once. One trailing write is in flight at a time, in block order; `indexer_trail` (chain-store/trail.ts)
+ * says up to which block they have written, moved in the same transaction, so a crash leaves them either level with
+ * the checkpoint or behind it by whole batches, which `settle` (also at start) writes from the stored rows before
+ * anything else is written. PGlite has one connection: there every batch writes its trailing stages in its own
+ * transaction, as before.
  */
 export class TrailingWrites {
-  private job: Promise<void> = Promise.resolve();
+  private job: Promise<void> | null = null;
+  /** Committed batches not written yet, not in the write in flight: after block `from` up to `to`. */
+  private owed: { from: number; to: number; batches: number } | null = null;
+  /** No `settle` yet: what a crash left owed is not known. */
+  private starting = true;
   /** The cursor row may exist (unknown at start: true until a read or a delete says otherwise). */
   private open = true;
   /** A trailing write failed: what it owed is written by `settle` before the next batch. */
@@ -46,40 +55,68 @@ export class TrailingWrites {
     return this.deps.db.kind === "postgres" && this.deps.stages.length > 0 && !this.failed;
   }
 
+  /**
+   * Before a batch that leaves them: waits while the batches they owe are past the limit (the write in flight
+   * takes them when it ends).
+   */
+  async room(): Promise<void> {
+    while (this.job && this.owed && this.owed.batches >= this.limit) await this.job;
+  }
+
   /** In the transaction of a batch that leaves them: the cursor at the block before it, if not there already. */
   async holdIn(tx: Queryable, before: number): Promise<void> {
     if (!this.open) await openTrail(tx, before);
   }
 
-  /** After that transaction committed: the trailing stages' write of `batch`, after the ones before it. */
+  /** After that transaction committed: `batch` is owed, written with the ones before it once enough are. */
   follow(batch: readonly FetchedBlock[], before: number): void {
-    const { db, rpc, caps, stages, logger } = this.deps;
     this.open = true;
     const last = Number(batch[batch.length - 1]!.block.number);
-    this.job = this.job.then(async () => {
+    this.owed = { from: this.owed?.from ?? before, to: last, batches: (this.owed?.batches ?? 0) + 1 };
+    if (!this.job && this.owed.batches >= this.deps.mergeBatches) this.launch();
+  }
+
+  private get limit(): number {
+    return OWED_LIMIT * this.deps.mergeBatches;
+  }
+
+  /** Writes what is owed in a transaction of its own; the next range starts when it ends, if enough is owed. */
+  private launch(): void {
+    const range = this.owed!;
+    this.owed = null;
+    const { db, stages, logger } = this.deps;
+    this.job = (async () => {
       if (this.failed) return;
       try {
         await db.transaction(async (tx) => {
-          if (!(await moveTrail(tx, before, last))) throw trailMoved(before);
-          for (const x of stages) await x.write(tx, batch, { rpc, caps });
+          if (!(await moveTrail(tx, range.from, range.to))) throw trailMoved(range.from);
+          for (const x of stages) await x.trailing!.writeStored(tx, range.from + 1, range.to);
         });
-        for (const x of stages) x.afterCommit?.(last);
+        for (const x of stages) x.afterCommit?.(range.to);
       } catch (e) {
         this.failed = true;
         logger.warn(
-          { err: e, from: before + 1, to: last },
+          { err: e, from: range.from + 1, to: range.to },
           "Trailing stages failed; written again from the stored rows",
         );
       }
+    })().finally(() => {
+      this.job = null;
+      if (!this.failed && this.owed && this.owed.batches >= this.deps.mergeBatches) this.launch();
     });
   }
 
   /**
    * Level with the checkpoint `tip`: waits for the trailing write in flight and writes, from the stored rows, what
-   * a failed one (or a crash) left owed. Before every write that is not a batch leaving them, and at start.
+   * is owed (batches not written yet, a failed write, a crash). Before every write that is not a batch leaving
+   * them, and at start.
    */
   async settle(tip: number | null): Promise<void> {
-    await this.job;
+    while (this.job) await this.job;
+    // Batches owed in the normal course are written here without notice; a crash's or a failure's are told.
+    const repair = this.failed || this.starting;
+    this.owed = null;
+    this.starting = false;
     if (!this.open) return;
     const { db, stages } = this.deps;
     const owed = await readTrail(db);
@@ -89,7 +126,11 @@ export class TrailingWrites {
         for (const x of stages) await x.trailing!.writeStored(tx, owed + 1, tip);
       });
       for (const x of stages) x.afterCommit?.(tip);
-      this.deps.logger.info({ from: owed + 1, to: tip }, "Trailing stages written up to the checkpoint");
+      const log = this.deps.logger;
+      (repair ? log.info.bind(log) : log.debug.bind(log))(
+        { from: owed + 1, to: tip },
+        "Trailing stages written up to the checkpoint",
+      );
     }
     this.open = owed !== null;
     this.failed = false;

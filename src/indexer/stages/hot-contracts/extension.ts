@@ -44,14 +44,20 @@ export function hotContractsExtension(): IndexerExtension {
       dropped.wrote(Number(last.number), cutoff);
     },
     trailing: {
+      // A range of catch-up batches, or what a crash left owed: in order, so the last committed cutoff still
+      // bounds the drop (unknown after a restart).
       async writeStored(tx, from, to) {
-        dropped.forget();
+        const since = dropped.value();
         await tx.query(ADD_HOT_CONTRACTS, [from - 1, to]);
         const [last] = await tx.query<{ seconds: string }>(
           "select extract(epoch from timestamp)::int8 as seconds from blocks where number = $1",
           [to],
         );
-        if (last) await tx.query(DROP_OLD_MINUTES, [cutoffAt(Number(last.seconds)), NO_SLOT]);
+        if (!last) return;
+        const cutoff = cutoffAt(Number(last.seconds));
+        if (since === cutoff) return;
+        await tx.query(DROP_OLD_MINUTES, [cutoff, since ?? NO_SLOT]);
+        dropped.wrote(to, cutoff);
       },
     },
     async revert(tx, ancestor) {
