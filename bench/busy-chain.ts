@@ -158,7 +158,45 @@ function touchOrder(txs: readonly Tx[]): string[] {
   return [...seen];
 }
 
-type Built = { full: string; header: string; receipts: string; calls: string; prestate: string };
+/** `prestate`: the diffs asked for balances and nonces only; `prestateFull`: with storage and code, as a node gives. */
+/**
+ * The storage slots a transaction writes, before and after (keys and values stand in for a real contract's: a
+ * mapping slot per account moved, 32 bytes each); null for a plain transfer or a creation.
+ */
+function storageWrites(
+  b: number,
+  t: Tx,
+  token: string | null,
+): { account: string; values: [Record<string, string>, Record<string, string>] } | null {
+  const slot = (n: number) => pad("5107", n, 60);
+  const value = (n: number) => pad("", n, 64);
+  const g = b * 1000 + t.j;
+  if (token) {
+    const keys = token === ERC721 ? [slot(g)] : [slot(2 * g), slot(2 * g + 1)];
+    return {
+      account: token,
+      values: [
+        Object.fromEntries(keys.map((k, i) => [k, value(g + i + 1)])),
+        Object.fromEntries(keys.map((k, i) => [k, value(g + i + 2)])),
+      ],
+    };
+  }
+  if (t.kind === "forward" || t.kind === "factory")
+    return {
+      account: t.kind === "forward" ? FORWARDER : FACTORY,
+      values: [{ [slot(0)]: value(g) }, { [slot(0)]: value(g + 1) }],
+    };
+  return null;
+}
+
+type Built = {
+  full: string;
+  header: string;
+  receipts: string;
+  calls: string;
+  prestate: string;
+  prestateFull: string;
+};
 
 const wei = (gwei: number) => hex(BigInt(gwei) * GWEI);
 
@@ -194,6 +232,7 @@ function build(b: number, txs: readonly Tx[], starts: Float64Array, minerStart: 
   const receipts: unknown[] = [];
   const calls: unknown[] = [];
   const prestate: unknown[] = [];
+  const prestateFull: unknown[] = [];
   let cumulative = 0;
   let logIndex = 0;
   let miner = minerStart;
@@ -326,8 +365,25 @@ function build(b: number, txs: readonly Tx[], starts: Float64Array, minerStart: 
     pre[MINER] = { balance: wei(miner) };
     miner += t.gas * (GAS_PRICE - 1);
     post[MINER] = { balance: wei(miner) };
-    if (contract) post[contract] = { code: CODE, nonce: 1 };
+    if (contract) post[contract] = { nonce: 1 };
     prestate.push({ txHash: h, result: { pre, post } });
+    // What a node sends unless told not to: the storage slots the transaction wrote (a token's balance or owner
+    // slots, a forwarder's or factory's bookkeeping slot) and the created contract's code.
+    const slots = storageWrites(b, t, callee);
+    // The prestate side names the contract's whole account as it was (its code too), the post side what changed.
+    const withStorage = (side: Record<string, unknown>, at: 0 | 1) => {
+      const out: Record<string, unknown> = { ...side };
+      if (slots)
+        out[slots.account] = {
+          ...(at === 0 ? { balance: "0x0", nonce: 1, code: CODE } : {}),
+          ...(out[slots.account] as object),
+          storage: slots.values[at],
+        };
+      return out;
+    };
+    const postFull = withStorage(post, 1);
+    if (contract) postFull[contract] = { code: CODE, nonce: 1 };
+    prestateFull.push({ txHash: h, result: { pre: withStorage(pre, 0), post: postFull } });
   }
   const json = JSON.stringify;
   return {
@@ -336,6 +392,7 @@ function build(b: number, txs: readonly Tx[], starts: Float64Array, minerStart: 
     receipts: json(receipts),
     calls: json(calls),
     prestate: json(prestate),
+    prestateFull: json(prestateFull),
   };
 }
 
@@ -377,7 +434,12 @@ function answer(chain: Chain, r: Request): { result: string } | { error: { code:
       if (!known(b)) return { error: { code: -32000, message: "block not found" } };
       const tracer = (p[1] as { tracer?: string } | undefined)?.tracer;
       if (tracer === "callTracer") return { result: chain.block(b).calls };
-      if (tracer === "prestateTracer") return { result: chain.block(b).prestate };
+      if (tracer === "prestateTracer") {
+        const config = (p[1] as { tracerConfig?: { disableStorage?: boolean; disableCode?: boolean } })
+          .tracerConfig;
+        const lean = config?.disableStorage === true && config.disableCode === true;
+        return { result: lean ? chain.block(b).prestate : chain.block(b).prestateFull };
+      }
       return { error: { code: -32602, message: "unsupported tracer" } };
     }
     case "eth_getBalance": {

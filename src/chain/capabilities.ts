@@ -1,5 +1,6 @@
 import { HttpRequestError, TimeoutError } from "viem";
 import { type ChainType, type ChainTypeSetting, resolveChainType } from "./chain-type.js";
+import { type PrestateDiffMode, prestateDiffTracer } from "./prestate-diff.js";
 import { type Rpc, withRetry } from "./rpc.js";
 
 export type TraceMode = "debug" | "parity" | "none";
@@ -9,8 +10,11 @@ export type NodeCapabilities = {
   blockReceipts: boolean;
   /** How internal contract creations are found. */
   traces: TraceMode;
-  /** `debug_traceBlockByNumber` with `prestateTracer` in diff mode answers (exact balance changes). */
-  prestateDiff: boolean;
+  /**
+   * `debug_traceBlockByNumber` with `prestateTracer` in diff mode answers (exact balance changes), and how it is
+   * asked (chain/prestate-diff.ts); false when it does not.
+   */
+  prestateDiff: PrestateDiffMode | false;
   /** The chain family (CHAIN_TYPE, or what `auto` found): `optimism` adds deposits, L1 fees and fee vaults. */
   chainType: ChainType;
 };
@@ -39,14 +43,16 @@ export async function detectCapabilities(
   const probe = "0x0";
   const blockReceipts = await answers(rpc, "eth_getBlockReceipts", [probe]);
   let traces: TraceMode = "none";
-  let prestateDiff = false;
+  let prestateDiff: PrestateDiffMode | false = false;
   if (opts.traces === "auto") {
     if (await answers(rpc, "debug_traceBlockByNumber", [probe, { tracer: "callTracer" }])) traces = "debug";
     else if (await answers(rpc, "trace_block", [probe])) traces = "parity";
-    prestateDiff = await answers(rpc, "debug_traceBlockByNumber", [
-      probe,
-      { tracer: "prestateTracer", tracerConfig: { diffMode: true } },
-    ]);
+    for (const mode of ["lean", "full"] as const) {
+      if (await answers(rpc, "debug_traceBlockByNumber", [probe, prestateDiffTracer(mode)])) {
+        prestateDiff = mode;
+        break;
+      }
+    }
   }
   const chainType = await resolveChainType(rpc, opts.chainType ?? "auto");
   return { blockReceipts, traces, prestateDiff, chainType };

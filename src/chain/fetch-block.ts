@@ -1,6 +1,7 @@
 import { LookoutError } from "../errors/base.js";
 import type { NodeCapabilities } from "./capabilities.js";
 import { OP_DEPOSIT_TYPE } from "./chain-type.js";
+import { prestateDiffTracer } from "./prestate-diff.js";
 import type { Rpc } from "./rpc.js";
 import type {
   BlockReward,
@@ -122,8 +123,6 @@ class InconsistentTracesError extends LookoutError {
   }
 }
 
-const PRESTATE_DIFF = { tracer: "prestateTracer", tracerConfig: { diffMode: true } };
-
 /**
  * Fetches one block with its transactions, receipts and (where offered) call traces and prestate diffs. All calls are issued in
  * the same tick so viem's transport sends them in one JSON-RPC batch.
@@ -139,7 +138,7 @@ export async function fetchBlock(rpc: Rpc, number: number, caps: NodeCapabilitie
         ? rpc.request<ParityTrace[]>("trace_block", [q])
         : null;
   const prestateP = caps.prestateDiff
-    ? rpc.request<PrestateDiffTrace[]>("debug_traceBlockByNumber", [q, PRESTATE_DIFF])
+    ? rpc.request<PrestateDiffTrace[]>("debug_traceBlockByNumber", [q, prestateDiffTracer(caps.prestateDiff)])
     : null;
   // Keep every promise observed so a failure of one does not surface as an unhandled rejection.
   const [block, receiptsRaw, tracesRaw, prestate] = await Promise.all([
