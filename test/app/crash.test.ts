@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresDb } from "../../src/db/pg.js";
 import { createPgliteDb } from "../../src/db/pglite.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { type ActivityContracts, deployActivityContracts, mineActivity } from "../helpers/activity.js";
 import { startTestChain, type TestChain } from "../helpers/anvil.js";
@@ -50,7 +51,7 @@ describe("crash safety", () => {
       await indexToHead(
         // The CLI's parts: coin balances too (their genesis accounts are among the `addresses`).
         await createTestIndexer(reference.db, url, {
-          extensions: [coinBalanceExtension(), ...explorerExtensions()],
+          extensions: [coinBalanceExtension(), currentBalancesExtension(), ...explorerExtensions()],
         }),
         reference.db,
         url,

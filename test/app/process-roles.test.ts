@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../src/chain/anvil.js";
 import type { Db } from "../../src/db/db.js";
 import { createPostgresDb } from "../../src/db/pg.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { packagePath } from "../../src/util/package-root.js";
 import type { CompilerRegistry } from "../../src/verifier/compilers/index.js";
@@ -279,7 +280,9 @@ describe.skipIf(!PG)(`process roles on one PostgreSQL${PG ? "" : ` (skipped: ${S
     const reference = await createTestDb();
     try {
       await indexToHead(
-        await createTestIndexer(reference.db, chain.anvil.url, { extensions: [coinBalanceExtension()] }),
+        await createTestIndexer(reference.db, chain.anvil.url, {
+          extensions: [coinBalanceExtension(), currentBalancesExtension()],
+        }),
         reference.db,
         chain.anvil.url,
       );

@@ -21,6 +21,7 @@ import {
 } from "../../src/explorer/transaction/schema.js";
 import type { Indexer } from "../../src/indexer/pipeline/runtime.js";
 import { automaticVerificationExtension } from "../../src/indexer/stages/auto-verify/extension.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { createProxiesExtension } from "../../src/indexer/stages/proxies/extension.js";
 import { refreshTokenProperties } from "../../src/token-workers/properties.js";
@@ -133,6 +134,7 @@ describe("explorer API: blocks, transactions, stats, search (against anvil)", ()
       // As `lookout start` runs it: the coin balance history gives state changes their balances.
       extensions: [
         coinBalanceExtension(),
+        currentBalancesExtension(),
         createProxiesExtension(),
         automaticVerificationExtension(),
         ...explorerExtensions(),

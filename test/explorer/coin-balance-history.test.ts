@@ -6,6 +6,7 @@ import { fromBytea, toBytea } from "../../src/db/bytes.js";
 import type { Db } from "../../src/db/db.js";
 import { CoinBalanceByDaySchema, CoinBalanceHistorySchema } from "../../src/explorer/coin-balance/schema.js";
 import { getCoinBalanceSummary } from "../../src/explorer/coin-balance/service.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { activityContracts, rpc, rpcBatch } from "../helpers/activity.js";
 import { startTestChain, type TestChain } from "../helpers/anvil.js";
@@ -43,7 +44,9 @@ describe("coin balance history", () => {
     );
 
   async function index(db: Db) {
-    const indexer = await createTestIndexer(db, url, { extensions: [coinBalanceExtension()] });
+    const indexer = await createTestIndexer(db, url, {
+      extensions: [coinBalanceExtension(), currentBalancesExtension()],
+    });
     await indexToHead(indexer, db, url);
     return indexer;
   }

@@ -5,6 +5,7 @@ import type { App } from "../../src/app/http-app.js";
 import { migrate } from "../../src/db/migrate.js";
 import type { Indexer } from "../../src/indexer/pipeline/runtime.js";
 import { automaticVerificationExtension } from "../../src/indexer/stages/auto-verify/extension.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { createProxiesExtension } from "../../src/indexer/stages/proxies/extension.js";
 import { packagePath } from "../../src/util/package-root.js";
@@ -88,6 +89,7 @@ describe("explorer values as Blockscout means them (against anvil)", () => {
     indexer = await createTestIndexer(t.db, url, {
       extensions: [
         coinBalanceExtension(),
+        currentBalancesExtension(),
         createProxiesExtension(),
         automaticVerificationExtension(),
         ...explorerExtensions(),

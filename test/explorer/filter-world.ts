@@ -1,6 +1,7 @@
 import { type Address, decodeAbiParameters, type Hex, parseAbiItem, toEventSelector } from "viem";
 import { type App, buildApp } from "../../src/app/http-app.js";
 import { createRpc } from "../../src/chain/rpc.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { refreshTokenProperties } from "../../src/token-workers/properties.js";
 import { deployActivityContracts, mineActivity, rpc, rpcBatch } from "../helpers/activity.js";
@@ -123,7 +124,7 @@ export async function startFilterWorld(): Promise<FilterWorld> {
 
   const db = await createTestDb();
   const indexer = await createTestIndexer(db.db, url, {
-    extensions: [...explorerExtensions(), coinBalanceExtension()],
+    extensions: [...explorerExtensions(), coinBalanceExtension(), currentBalancesExtension()],
   });
   await indexToHead(indexer, db.db, url);
   const r = createRpc({ url, batchSize: 50, timeoutMs: 5000, retries: 1 });

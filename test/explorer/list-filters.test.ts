@@ -26,6 +26,7 @@ import {
   TransactionsPageSchema,
 } from "../../src/explorer/transaction/schema.js";
 import type { Indexer } from "../../src/indexer/pipeline/runtime.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { blockRewardsExtension } from "../../src/indexer/stages/block-rewards/extension.js";
 import { countersExtension } from "../../src/indexer/stages/counters/extension.js";
@@ -273,6 +274,7 @@ describe("list filters and sort orders against the node", () => {
     indexer = await createTestIndexer(t.db, url, {
       extensions: [
         coinBalanceExtension(),
+        currentBalancesExtension(),
         createTokensExtension(),
         createProxiesExtension(),
         internalTransactionsExtension(),

@@ -20,6 +20,7 @@ import {
   BlockWithdrawalsResponseSchema,
 } from "../../src/explorer/withdrawal/schema.js";
 import type { Indexer } from "../../src/indexer/pipeline/runtime.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { packagePath } from "../../src/util/package-root.js";
 import type { CompilerRegistry } from "../../src/verifier/compilers/index.js";
@@ -126,7 +127,7 @@ describe("explorer lists: token transfers, internal transactions, logs, withdraw
     nftMint = await invoke(url, a0, nft, "TestNft", "mintMany", [a0, 7n, 3n]);
     // With the coin balances, as production indexes: the top accounts list reads them.
     indexer = await createTestIndexer(t.db, url, {
-      extensions: [coinBalanceExtension(), ...explorerExtensions()],
+      extensions: [coinBalanceExtension(), currentBalancesExtension(), ...explorerExtensions()],
     });
     await indexToHead(indexer, t.db, url);
 

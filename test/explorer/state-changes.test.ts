@@ -3,6 +3,7 @@ import { type Address, type Hex, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, buildApp } from "../../src/app/http-app.js";
 import { StateChangesSchema } from "../../src/explorer/state-change/schema.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { rpc, waitForReceipt } from "../helpers/activity.js";
 import { startTestChain, type TestChain } from "../helpers/anvil.js";
@@ -67,7 +68,7 @@ describe("transaction state changes within a block (against anvil's prestate dif
     await rpc(url, "evm_setAutomine", [true]);
     for (const h of [...hashes, ...nftHashes]) await waitForReceipt(url, h);
     const indexer = await createTestIndexer(t.db, url, {
-      extensions: [coinBalanceExtension(), ...explorerExtensions()],
+      extensions: [coinBalanceExtension(), currentBalancesExtension(), ...explorerExtensions()],
     });
     await indexToHead(indexer, t.db, url);
     app = await buildApp({ db: t.db, config: { bodyLimit: 1e6 }, logger: false });

@@ -6,6 +6,7 @@ import { migrate } from "../../src/db/migrate.js";
 import { STATS_SERVICE_PREFIX, statsServiceRoutes } from "../../src/explorer/stats-service/routes.js";
 import { rejectNonFiniteNumbers } from "../../src/http/dialects.js";
 import { authorizationsExtension } from "../../src/indexer/stages/authorizations/extension.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { coinBalanceSum } from "../../src/rpc-api/stats/query.js";
 import { type ActivityContracts, deployActivityContracts, mineActivity, rpc } from "../helpers/activity.js";
@@ -199,7 +200,12 @@ function expected(id: string, d: Day, totals: Record<string, bigint>): string | 
 }
 
 /** The explorer's stages with the coin balances and the EIP-7702 authorizations (the stats stage counts them). */
-const stages = () => [coinBalanceExtension(), authorizationsExtension(), ...explorerExtensions()];
+const stages = () => [
+  coinBalanceExtension(),
+  currentBalancesExtension(),
+  authorizationsExtension(),
+  ...explorerExtensions(),
+];
 
 /** One EIP-7702 transaction with two authorizations (one for this chain, one for any chain), mined in its block. */
 async function setCode(chain: TestChain, target: Hex): Promise<void> {

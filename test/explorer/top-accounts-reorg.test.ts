@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, buildApp } from "../../src/app/http-app.js";
 import { fromBytea } from "../../src/db/bytes.js";
 import type { Db } from "../../src/db/db.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { rpc } from "../helpers/activity.js";
 import { startTestChain, type TestChain } from "../helpers/anvil.js";
@@ -28,7 +29,7 @@ describe("top accounts by transaction count through reorgs", () => {
   const send = (from: Hex, to: Hex, value: bigint) =>
     rpc<Hex>(url, "eth_sendTransaction", [{ from, to, value: toHex(value), gas: "0x100000" }]);
   const mine = () => rpc(url, "evm_mine");
-  const stages = () => [coinBalanceExtension(), ...explorerExtensions()];
+  const stages = () => [coinBalanceExtension(), currentBalancesExtension(), ...explorerExtensions()];
 
   /** Every page of one order, as the frontend follows next_page_params. */
   async function walk(app: App, query: string): Promise<Array<[string, string, string]>> {

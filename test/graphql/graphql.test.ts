@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, buildApp } from "../../src/app/http-app.js";
 import type { Queryable } from "../../src/db/db.js";
 import { createPostgresDb } from "../../src/db/pg.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { packagePath } from "../../src/util/package-root.js";
 import type { CompilerRegistry } from "../../src/verifier/compilers/index.js";
@@ -74,7 +75,7 @@ describe("GraphQL API (/api/v1/graphql): Blockscout's schema answered from the i
     await invoke(url, a0, multi, "Test1155", "mint", [a0, 1n, 5n]);
     batchTx = await invoke(url, a0, multi, "Test1155", "mintBatch", [a0, [2n, 3n, 4n], [20n, 30n, 40n]]);
     const indexer = await createTestIndexer(t.db, url, {
-      extensions: [coinBalanceExtension(), ...explorerExtensions()],
+      extensions: [coinBalanceExtension(), currentBalancesExtension(), ...explorerExtensions()],
     });
     await indexToHead(indexer, t.db, url);
     const version = versionFor(compilers, solcModule().version().split("+")[0]!);

@@ -2,6 +2,7 @@ import type { InjectOptions } from "light-my-request";
 import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromBytea } from "../../src/db/bytes.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { FORM_METHODS } from "../../src/verifier-apis/verify-form/parse.js";
 import { deployActivityContracts, mineActivity, rpc } from "../helpers/activity.js";
@@ -351,7 +352,7 @@ describe("fuzzed requests over every route", () => {
     const k = await deployActivityContracts(url);
     await mineActivity(url, k, { blocks: 12, txPerBlock: 3, seed: 5 });
     const indexer = await createTestIndexer(env.db.db, url, {
-      extensions: [coinBalanceExtension(), ...explorerExtensions()],
+      extensions: [coinBalanceExtension(), currentBalancesExtension(), ...explorerExtensions()],
     });
     await indexToHead(indexer, env.db.db, url);
     const hexes = async (sql: string) =>

@@ -8,6 +8,7 @@ import { BlobSchema, TxBlobsSchema } from "../../src/explorer/blob/schema.js";
 import { BlockSchema } from "../../src/explorer/block/schema.js";
 import { TransactionSchema } from "../../src/explorer/transaction/schema.js";
 import { authorizationsExtension } from "../../src/indexer/stages/authorizations/extension.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { blobsExtension } from "../../src/indexer/stages/blobs/extension.js";
 import { beaconClient, fetchDueBlobs, kzgToVersionedHash } from "../../src/token-workers/blobs.js";
@@ -136,7 +137,12 @@ describe("blob transactions", () => {
     blobTxs.push(await sendBlobs("more blob data ", 2));
     for (const h of [...blobTxs, plain]) await waitForReceipt(url, h);
     const indexer = await createTestIndexer(t.db, url, {
-      extensions: [coinBalanceExtension(), authorizationsExtension(), blobsExtension()],
+      extensions: [
+        coinBalanceExtension(),
+        currentBalancesExtension(),
+        authorizationsExtension(),
+        blobsExtension(),
+      ],
     });
     await indexToHead(indexer, t.db, url);
     app = await buildApp({ db: t.db, config: { bodyLimit: 1e6 }, logger: false });

@@ -1,5 +1,6 @@
 import type { Address } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { rpc } from "../helpers/activity.js";
 import { startTestChain, type TestChain } from "../helpers/anvil.js";
@@ -33,7 +34,9 @@ describe("coin balances of the fee recipient", () => {
     const node = await startRacingNode(url, { races: 3, tipFrom: a4!, tipTo: a0! });
     const t = await createTestDb();
     try {
-      const indexer = await createTestIndexer(t.db, node.url, { extensions: [coinBalanceExtension()] });
+      const indexer = await createTestIndexer(t.db, node.url, {
+        extensions: [coinBalanceExtension(), currentBalancesExtension()],
+      });
       await indexToHead(indexer, t.db, node.url);
       // Head reads may have been raced while indexing; make sure the last blocks mined by the proxy are in too.
       await indexToHead(indexer, t.db, url);

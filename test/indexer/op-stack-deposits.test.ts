@@ -7,6 +7,7 @@ import { OP_FEE_VAULTS, OP_L1_BLOCK, OP_OPERATOR_FEE_VAULT } from "../../src/cha
 import { createRpc } from "../../src/chain/rpc.js";
 import { fromBytea, toBytea } from "../../src/db/bytes.js";
 import { TransactionSchema } from "../../src/explorer/transaction/schema.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { opStackExtension } from "../../src/indexer/stages/op-stack/extension.js";
 import { rpc, rpcBatch } from "../helpers/activity.js";
@@ -203,7 +204,12 @@ describe("OP-stack deposits on anvil --network optimism", () => {
         if (traces === "auto") node = await startJsonRpcServer(opGethTracer, url);
         const indexer = await createTestIndexer(t.db, node?.url ?? url, {
           traces,
-          extensions: [opStackExtension(), coinBalanceExtension(), ...explorerExtensions()],
+          extensions: [
+            opStackExtension(),
+            coinBalanceExtension(),
+            currentBalancesExtension(),
+            ...explorerExtensions(),
+          ],
         });
         await indexToHead(indexer, t.db, url);
         app = await buildApp({ db: t.db, config: { bodyLimit: 1e6 }, logger: false });

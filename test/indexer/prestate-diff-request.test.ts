@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { detectCapabilities } from "../../src/chain/capabilities.js";
 import { createRpc } from "../../src/chain/rpc.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { deployActivityContracts, mineActivity } from "../helpers/activity.js";
 import { startTestChain, type TestChain } from "../helpers/anvil.js";
@@ -39,7 +40,9 @@ describe("prestate diffs asked for balances and nonces only", () => {
     const t: TestDb = await createTestDb();
     try {
       await indexToHead(
-        await createTestIndexer(t.db, node.url, { extensions: [coinBalanceExtension()] }),
+        await createTestIndexer(t.db, node.url, {
+          extensions: [coinBalanceExtension(), currentBalancesExtension()],
+        }),
         t.db,
         node.url,
       );

@@ -3,6 +3,7 @@ import { type Hex, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/app/http-app.js";
 import type { Indexer } from "../../src/indexer/pipeline/runtime.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { type LiveUpdates, startLiveUpdates } from "../../src/live/index.js";
 import { createLogger } from "../../src/util/logger.js";
@@ -28,7 +29,7 @@ describe("live updates over the Phoenix socket (the frontend's client)", () => {
     db = await createTestDb();
     live = startLiveUpdates({ db: db.db, databaseUrl: db.url, logger: createLogger("silent"), serve: true });
     indexer = await createTestIndexer(db.db, chain.anvil.url, {
-      extensions: [coinBalanceExtension(), live.extension()],
+      extensions: [coinBalanceExtension(), currentBalancesExtension(), live.extension()],
     });
     await indexToHead(indexer, db.db, chain.anvil.url);
     // 1,000 subscribers below come from one address: lift the per-address limit (SOCKET_MAX_PER_CLIENT) here.

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, buildApp } from "../../src/app/http-app.js";
 import { createRpc } from "../../src/chain/rpc.js";
 import type { Queryable } from "../../src/db/db.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import type { MultichainChain } from "../../src/multichain/chains.js";
 import { MISSING_CHAINS_HEADER, multichainRoutes } from "../../src/multichain/routes.js";
@@ -24,7 +25,7 @@ async function indexChain(chain: TestChain): Promise<Indexed> {
   const url = chain.anvil.url;
   const db = await createTestDb();
   const indexer = await createTestIndexer(db.db, url, {
-    extensions: [...explorerExtensions(), coinBalanceExtension()],
+    extensions: [...explorerExtensions(), coinBalanceExtension(), currentBalancesExtension()],
   });
   await indexToHead(indexer, db.db, url);
   const r = createRpc({ url, batchSize: 50, timeoutMs: 10_000, retries: 1 });

@@ -2,6 +2,7 @@ import { type Address, encodeDeployData, type Hex, parseEther } from "viem";
 import { type App, buildApp } from "../../src/app/http-app.js";
 import { createRpc } from "../../src/chain/rpc.js";
 import { withIndexedChain } from "../../src/config/chains.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { refreshTokenProperties } from "../../src/token-workers/properties.js";
 import type { VerifierApi } from "../../src/verifier/api.js";
@@ -99,7 +100,7 @@ export async function startRpcWorld(o: { verification?: boolean; chainId?: numbe
 
   const db = await createTestDb();
   const indexer = await createTestIndexer(db.db, url, {
-    extensions: [...explorerExtensions(), coinBalanceExtension()],
+    extensions: [...explorerExtensions(), coinBalanceExtension(), currentBalancesExtension()],
   });
   await indexToHead(indexer, db.db, url);
   const r = createRpc({ url, batchSize: 50, timeoutMs: 5000, retries: 1 });

@@ -12,6 +12,7 @@ export type StageId =
   | "core"
   | "op-stack"
   | "balances"
+  | "current-balances"
   | "tokens"
   | "proxies"
   | "authorizations"
@@ -57,10 +58,10 @@ export type IndexerExtension<T = unknown> = {
   ): Promise<void>;
   /**
    * A trailing stage (pipeline/trail.ts): it reads only rows the other stages wrote for the batch and writes tables
-   * no other stage writes, so while the indexer catches up on PostgreSQL its `write` of a batch runs in a
-   * transaction of its own right after the batch's, beside the next batch's. `writeStored`: the same rows for the
-   * committed blocks `from`..`to`, read from the database alone (a trailing write that a crash or a failure left
-   * owed). Its `afterCommit` then follows the transaction that wrote it.
+   * (or rows) no other stage writes, so while the indexer catches up on PostgreSQL a batch's transaction leaves it
+   * out, and `writeStored` writes what it owes for the committed blocks `from`..`to` (several batches at once, or
+   * what a crash or a failure left owed), read from the database alone, in a transaction of its own beside the next
+   * batches'. It must give the rows `write` gives batch by batch. Its `afterCommit` then follows that transaction.
    */
   trailing?: { writeStored(tx: Queryable, from: number, to: number): Promise<void> };
   /** Deletes or restores everything derived from blocks above `ancestor`, in the reorg transaction. */

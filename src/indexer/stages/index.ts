@@ -3,6 +3,7 @@ import type { Logger } from "../../util/logger.js";
 import type { IndexerExtension } from "../pipeline/extension.js";
 import { authorizationsExtension } from "./authorizations/extension.js";
 import { automaticVerificationExtension } from "./auto-verify/extension.js";
+import { currentBalancesExtension } from "./balances/current.js";
 import { coinBalanceExtension } from "./balances/extension.js";
 import { blobsExtension } from "./blobs/extension.js";
 import { blockRewardsExtension } from "./block-rewards/extension.js";
@@ -37,6 +38,8 @@ export function indexerStages(deps: StageDeps): IndexerExtension[] {
     // OP-stack members beside the transactions (none on other chains).
     opStackExtension(),
     coinBalanceExtension(),
+    // Each address's latest balance change; trails during catch-up.
+    currentBalancesExtension(),
     createTokensExtension({ logger: deps.logger.child({ part: "tokens" }) }),
     createProxiesExtension(),
     // After the proxies: a delegation is written over a proxy row of the same address and block.

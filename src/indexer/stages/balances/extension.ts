@@ -19,6 +19,11 @@ function blockBalanceRows({ block }: FetchedBlock, data: BalanceFetch): BalanceC
   );
 }
 
+/** The batch's balance changes, in block order (the current balances stage reads them too). */
+export function balanceChangesOf(batch: readonly FetchedBlock[]): BalanceChangeRow[] {
+  return batch.flatMap((fetched) => derivedOf(fetched).rows);
+}
+
 /** The batch's rows and their text, in block order. */
 function batchRows(batch: readonly FetchedBlock[]): Derived {
   if (batch.length === 1) return derivedOf(batch[0]!);
@@ -40,7 +45,8 @@ function derivedOf(fetched: FetchedBlock): Derived {
 
 /**
  * Exact native balance changes per (address, block) for the coin balance history: prestate diffs where the
- * node offers them, eth_getBalance at N and N-1 otherwise; rows move with the checkpoint and reorgs.
+ * node offers them, eth_getBalance at N and N-1 otherwise; rows move with the checkpoint and reorgs. The current
+ * balances are the next stage's (current.ts).
  */
 export function coinBalanceExtension(): IndexerExtension<Derived> {
   return {
