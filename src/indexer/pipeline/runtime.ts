@@ -60,8 +60,9 @@ export type IndexerOptions = {
   /** Local development chain: a different chain behind the URL wipes the index instead of stopping. */
   resetOnNewChain?: boolean;
   /**
-   * Catching up on PostgreSQL: committed batches the trailing stages (counters, stats, hot contracts) write at once,
-   * in a transaction of their own beside the next batches' (docs/architecture.md, "Trailing stages").
+   * Catching up on PostgreSQL: committed batches the trailing stages (current balances, counters, stats, hot
+   * contracts) write at once, in a transaction of their own beside the next batches' (docs/architecture.md,
+   * "Trailing stages").
    */
   trailBatches?: number;
 };

@@ -28,8 +28,8 @@ const trailMoved = (from: number) =>
 
 /**
  * The trailing stages' writes during catch-up (docs/architecture.md, "Trailing stages"). A batch's transaction
- * writes every other stage and commits; the trailing stages (sums read back from the batches' committed rows,
- * written to tables no other stage writes) then write a range of committed batches at once, from the stored rows,
+ * writes every other stage and commits; the trailing stages (latest balances and sums read back from the batches'
+ * committed rows, written to tables no other stage writes) then write a range of committed batches at once, from the stored rows,
  * in a transaction of their own on another connection, beside the next batches' transactions: PostgreSQL works on
  * both at once. One trailing write is in flight at a time, in block order; `indexer_trail` (chain-store/trail.ts)
  * says up to which block they have written, moved in the same transaction, so a crash leaves them either level with
