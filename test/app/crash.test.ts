@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresDb } from "../../src/db/pg.js";
 import { createPgliteDb } from "../../src/db/pglite.js";
-import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current-balances.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { type ActivityContracts, deployActivityContracts, mineActivity } from "../helpers/activity.js";
 import { startTestChain, type TestChain } from "../helpers/anvil.js";

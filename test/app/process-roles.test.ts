@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../src/chain/anvil.js";
 import type { Db } from "../../src/db/db.js";
 import { createPostgresDb } from "../../src/db/pg.js";
-import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current-balances.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { packagePath } from "../../src/util/package-root.js";
 import type { CompilerRegistry } from "../../src/verifier/compilers/index.js";

@@ -21,7 +21,7 @@ import {
 } from "../../src/explorer/transaction/schema.js";
 import type { Indexer } from "../../src/indexer/pipeline/runtime.js";
 import { automaticVerificationExtension } from "../../src/indexer/stages/auto-verify/extension.js";
-import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current-balances.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { createProxiesExtension } from "../../src/indexer/stages/proxies/extension.js";
 import { refreshTokenProperties } from "../../src/token-workers/properties.js";

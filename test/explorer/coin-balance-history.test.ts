@@ -6,7 +6,7 @@ import { fromBytea, toBytea } from "../../src/db/bytes.js";
 import type { Db } from "../../src/db/db.js";
 import { CoinBalanceByDaySchema, CoinBalanceHistorySchema } from "../../src/explorer/coin-balance/schema.js";
 import { getCoinBalanceSummary } from "../../src/explorer/coin-balance/service.js";
-import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current-balances.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { activityContracts, rpc, rpcBatch } from "../helpers/activity.js";
 import { startTestChain, type TestChain } from "../helpers/anvil.js";

@@ -5,7 +5,7 @@ import type { App } from "../../src/app/http-app.js";
 import { migrate } from "../../src/db/migrate.js";
 import type { Indexer } from "../../src/indexer/pipeline/runtime.js";
 import { automaticVerificationExtension } from "../../src/indexer/stages/auto-verify/extension.js";
-import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current-balances.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { createProxiesExtension } from "../../src/indexer/stages/proxies/extension.js";
 import { packagePath } from "../../src/util/package-root.js";

@@ -1,7 +1,7 @@
 import { type Address, decodeAbiParameters, type Hex, parseAbiItem, toEventSelector } from "viem";
 import { type App, buildApp } from "../../src/app/http-app.js";
 import { createRpc } from "../../src/chain/rpc.js";
-import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current-balances.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { refreshTokenProperties } from "../../src/token-workers/properties.js";
 import { deployActivityContracts, mineActivity, rpc, rpcBatch } from "../helpers/activity.js";

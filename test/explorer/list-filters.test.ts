@@ -26,7 +26,7 @@ import {
   TransactionsPageSchema,
 } from "../../src/explorer/transaction/schema.js";
 import type { Indexer } from "../../src/indexer/pipeline/runtime.js";
-import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current-balances.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { blockRewardsExtension } from "../../src/indexer/stages/block-rewards/extension.js";
 import { countersExtension } from "../../src/indexer/stages/counters/extension.js";

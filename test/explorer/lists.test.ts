@@ -20,7 +20,7 @@ import {
   BlockWithdrawalsResponseSchema,
 } from "../../src/explorer/withdrawal/schema.js";
 import type { Indexer } from "../../src/indexer/pipeline/runtime.js";
-import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current-balances.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { packagePath } from "../../src/util/package-root.js";
 import type { CompilerRegistry } from "../../src/verifier/compilers/index.js";

@@ -3,7 +3,7 @@ import { type Address, type Hex, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, buildApp } from "../../src/app/http-app.js";
 import { StateChangesSchema } from "../../src/explorer/state-change/schema.js";
-import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current-balances.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { rpc, waitForReceipt } from "../helpers/activity.js";
 import { startTestChain, type TestChain } from "../helpers/anvil.js";

@@ -6,7 +6,7 @@ import { migrate } from "../../src/db/migrate.js";
 import { STATS_SERVICE_PREFIX, statsServiceRoutes } from "../../src/explorer/stats-service/routes.js";
 import { rejectNonFiniteNumbers } from "../../src/http/dialects.js";
 import { authorizationsExtension } from "../../src/indexer/stages/authorizations/extension.js";
-import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current-balances.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { coinBalanceSum } from "../../src/rpc-api/stats/query.js";
 import { type ActivityContracts, deployActivityContracts, mineActivity, rpc } from "../helpers/activity.js";

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, buildApp } from "../../src/app/http-app.js";
 import { fromBytea } from "../../src/db/bytes.js";
 import type { Db } from "../../src/db/db.js";
-import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current-balances.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { rpc } from "../helpers/activity.js";
 import { startTestChain, type TestChain } from "../helpers/anvil.js";

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, buildApp } from "../../src/app/http-app.js";
 import type { Queryable } from "../../src/db/db.js";
 import { createPostgresDb } from "../../src/db/pg.js";
-import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current-balances.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { packagePath } from "../../src/util/package-root.js";
 import type { CompilerRegistry } from "../../src/verifier/compilers/index.js";

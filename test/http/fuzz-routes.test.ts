@@ -2,7 +2,7 @@ import type { InjectOptions } from "light-my-request";
 import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromBytea } from "../../src/db/bytes.js";
-import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current-balances.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { FORM_METHODS } from "../../src/verifier-apis/verify-form/parse.js";
 import { deployActivityContracts, mineActivity, rpc } from "../helpers/activity.js";

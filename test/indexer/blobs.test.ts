@@ -8,7 +8,7 @@ import { BlobSchema, TxBlobsSchema } from "../../src/explorer/blob/schema.js";
 import { BlockSchema } from "../../src/explorer/block/schema.js";
 import { TransactionSchema } from "../../src/explorer/transaction/schema.js";
 import { authorizationsExtension } from "../../src/indexer/stages/authorizations/extension.js";
-import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current-balances.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { blobsExtension } from "../../src/indexer/stages/blobs/extension.js";
 import { beaconClient, fetchDueBlobs, kzgToVersionedHash } from "../../src/token-workers/blobs.js";

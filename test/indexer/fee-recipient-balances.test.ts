@@ -1,6 +1,6 @@
 import type { Address } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
-import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current-balances.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { rpc } from "../helpers/activity.js";
 import { startTestChain, type TestChain } from "../helpers/anvil.js";

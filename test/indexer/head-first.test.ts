@@ -7,7 +7,7 @@ import type { Db } from "../../src/db/db.js";
 import type { IndexerExtension } from "../../src/indexer/pipeline/extension.js";
 import type { Indexer } from "../../src/indexer/pipeline/runtime.js";
 import { authorizationsExtension } from "../../src/indexer/stages/authorizations/extension.js";
-import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current-balances.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { blockRewardsExtension } from "../../src/indexer/stages/block-rewards/extension.js";
 import { countersExtension } from "../../src/indexer/stages/counters/extension.js";

@@ -7,7 +7,7 @@ import { OP_FEE_VAULTS, OP_L1_BLOCK, OP_OPERATOR_FEE_VAULT } from "../../src/cha
 import { createRpc } from "../../src/chain/rpc.js";
 import { fromBytea, toBytea } from "../../src/db/bytes.js";
 import { TransactionSchema } from "../../src/explorer/transaction/schema.js";
-import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current-balances.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { opStackExtension } from "../../src/indexer/stages/op-stack/extension.js";
 import { rpc, rpcBatch } from "../helpers/activity.js";

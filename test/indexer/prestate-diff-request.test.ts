@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { detectCapabilities } from "../../src/chain/capabilities.js";
 import { createRpc } from "../../src/chain/rpc.js";
-import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current-balances.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { deployActivityContracts, mineActivity } from "../helpers/activity.js";
 import { startTestChain, type TestChain } from "../helpers/anvil.js";

@@ -13,7 +13,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TransactionSchema } from "../../src/explorer/transaction/schema.js";
 import { authorizationsExtension } from "../../src/indexer/stages/authorizations/extension.js";
-import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current-balances.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { blobsExtension } from "../../src/indexer/stages/blobs/extension.js";
 import { createProxiesExtension } from "../../src/indexer/stages/proxies/extension.js";

@@ -4,7 +4,7 @@ import { type App, buildApp } from "../../src/app/http-app.js";
 import { fromBytea, toBytea } from "../../src/db/bytes.js";
 import type { IndexerExtension } from "../../src/indexer/pipeline/extension.js";
 import { authorizationsExtension } from "../../src/indexer/stages/authorizations/extension.js";
-import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current-balances.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { blobsExtension } from "../../src/indexer/stages/blobs/extension.js";
 import { createProxiesExtension } from "../../src/indexer/stages/proxies/extension.js";

@@ -3,7 +3,7 @@ import { type Hex, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/app/http-app.js";
 import type { Indexer } from "../../src/indexer/pipeline/runtime.js";
-import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current-balances.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { type LiveUpdates, startLiveUpdates } from "../../src/live/index.js";
 import { createLogger } from "../../src/util/logger.js";

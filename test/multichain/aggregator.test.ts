@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, buildApp } from "../../src/app/http-app.js";
 import { createRpc } from "../../src/chain/rpc.js";
 import type { Queryable } from "../../src/db/db.js";
-import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current-balances.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import type { MultichainChain } from "../../src/multichain/chains.js";
 import { MISSING_CHAINS_HEADER, multichainRoutes } from "../../src/multichain/routes.js";

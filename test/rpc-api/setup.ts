@@ -2,7 +2,7 @@ import { type Address, encodeDeployData, type Hex, parseEther } from "viem";
 import { type App, buildApp } from "../../src/app/http-app.js";
 import { createRpc } from "../../src/chain/rpc.js";
 import { withIndexedChain } from "../../src/config/chains.js";
-import { currentBalancesExtension } from "../../src/indexer/stages/balances/current.js";
+import { currentBalancesExtension } from "../../src/indexer/stages/balances/current-balances.js";
 import { coinBalanceExtension } from "../../src/indexer/stages/balances/extension.js";
 import { refreshTokenProperties } from "../../src/token-workers/properties.js";
 import type { VerifierApi } from "../../src/verifier/api.js";

@@ -3,7 +3,7 @@ import type { Logger } from "../../util/logger.js";
 import type { IndexerExtension } from "../pipeline/extension.js";
 import { authorizationsExtension } from "./authorizations/extension.js";
 import { automaticVerificationExtension } from "./auto-verify/extension.js";
-import { currentBalancesExtension } from "./balances/current.js";
+import { currentBalancesExtension } from "./balances/current-balances.js";
 import { coinBalanceExtension } from "./balances/extension.js";
 import { blobsExtension } from "./blobs/extension.js";
 import { blockRewardsExtension } from "./block-rewards/extension.js";

@@ -46,7 +46,7 @@ function derivedOf(fetched: FetchedBlock): Derived {
 /**
  * Exact native balance changes per (address, block) for the coin balance history: prestate diffs where the
  * node offers them, eth_getBalance at N and N-1 otherwise; rows move with the checkpoint and reorgs. The current
- * balances are the next stage's (current.ts).
+ * balances are the next stage's (current-balances.ts).
  */
 export function coinBalanceExtension(): IndexerExtension<Derived> {
   return {
