@@ -27,14 +27,7 @@ export function balanceChangesOf(batch: readonly FetchedBlock[]): BalanceChangeR
 /** The batch's rows and their text, in block order. */
 function batchRows(batch: readonly FetchedBlock[]): Derived {
   if (batch.length === 1) return derivedOf(batch[0]!);
-  const rows: BalanceChangeRow[] = [];
-  let text = "";
-  for (const fetched of batch) {
-    const own = derivedOf(fetched);
-    for (const r of own.rows) rows.push(r);
-    text += own.text;
-  }
-  return { rows, text };
+  return { rows: balanceChangesOf(batch), text: batch.map((fetched) => derivedOf(fetched).text).join("") };
 }
 
 function derivedOf(fetched: FetchedBlock): Derived {

@@ -1,3 +1,4 @@
+import type { Queryable } from "../../../db/db.js";
 import { committedFact } from "../../pipeline/committed-fact.js";
 import type { IndexerExtension } from "../../pipeline/extension.js";
 import { ADD_HOT_CONTRACTS, DROP_OLD_MINUTES, SUBTRACT_HOT_CONTRACTS } from "./sql.js";
@@ -24,6 +25,14 @@ export function hotContractsExtension(): IndexerExtension {
   // The cutoff the last committed head batch dropped up to: the head's next batches in the same minute add slots
   // at or above it only, so they skip the drop. History (old slots) and a reorganisation make it unknown again.
   const dropped = committedFact<number>();
+  /** Drops the slots below `cutoff` after blocks written in order up to `lastBlock`, unless the last drop did. */
+  const dropInOrder = async (tx: Queryable, lastBlock: number, cutoff: number) => {
+    const since = dropped.value();
+    if (since === cutoff) return;
+    // Every slot below the last committed cutoff is gone already (a history batch in between forgot it).
+    await tx.query(DROP_OLD_MINUTES, [cutoff, since ?? NO_SLOT]);
+    dropped.wrote(lastBlock, cutoff);
+  };
   return {
     id: "hot-contracts",
     async write(tx, batch, ctx) {
@@ -37,27 +46,18 @@ export function hotContractsExtension(): IndexerExtension {
         await tx.query(DROP_OLD_MINUTES, [cutoff, NO_SLOT]);
         return;
       }
-      const since = dropped.value();
-      if (since === cutoff) return;
-      // Every slot below the last committed cutoff is gone already (a history batch in between forgot it).
-      await tx.query(DROP_OLD_MINUTES, [cutoff, since ?? NO_SLOT]);
-      dropped.wrote(Number(last.number), cutoff);
+      await dropInOrder(tx, Number(last.number), cutoff);
     },
     trailing: {
       // A range of catch-up batches, or what a crash left owed: in order, so the last committed cutoff still
       // bounds the drop (unknown after a restart).
       async writeStored(tx, from, to) {
-        const since = dropped.value();
         await tx.query(ADD_HOT_CONTRACTS, [from - 1, to]);
         const [last] = await tx.query<{ seconds: string }>(
           "select extract(epoch from timestamp)::int8 as seconds from blocks where number = $1",
           [to],
         );
-        if (!last) return;
-        const cutoff = cutoffAt(Number(last.seconds));
-        if (since === cutoff) return;
-        await tx.query(DROP_OLD_MINUTES, [cutoff, since ?? NO_SLOT]);
-        dropped.wrote(to, cutoff);
+        if (last) await dropInOrder(tx, to, cutoffAt(Number(last.seconds)));
       },
     },
     async revert(tx, ancestor) {
