@@ -1,13 +1,17 @@
 /**
- * bench:index --busy: the indexer against a busy chain served from memory (bench/busy-chain.ts, its own process, so
- * the node is never the limit and its CPU is not the indexer's), measured in the same run against
+ * bench:index --busy: the indexer against a busy chain served from memory (bench/busy-chain.ts, its own process, every
+ * block's answers built before the first timed run, so the node is never the limit and its CPU, reported, stays
+ * small), measured in the same run against
  *   (a) the raw fetch of exactly what the indexer asks (same calls, batching, concurrency; no writes),
  *   (b) `lookout index`'s stages into a fresh PostgreSQL database (every stage, as `lookout index` runs them),
  *   (c) a COPY of the rows (b) wrote into a fresh database with the same tables and indexes, one transaction
  *       (server-side binary COPY of each table to a file and back: the cost of the writes alone, no client),
- * and reports transactions/s, CPU seconds per 1,000 transactions of this process and of the PostgreSQL backends
- * serving it (/proc/<pid>/stat of the pids pg_stat_activity names: PostgreSQL runs on this machine), bytes on disk per
- * transaction (pg_total_relation_size of every table: heap, TOAST, indexes) and the first and last batches' times.
+ *   (d) (a) and (c) at once: the floor of any indexer on these cores, which must fetch and parse the node's answers
+ *       and write at least those rows (perfectly overlapped, nothing derived beyond the raw fetch's work),
+ * and reports transactions/s, CPU seconds per 1,000 transactions of this process, of the PostgreSQL backends serving
+ * it (/proc/<pid>/stat of the pids pg_stat_activity names, sampled through the run: PostgreSQL runs on this machine)
+ * and of the node, bytes on disk per transaction (pg_total_relation_size of every table: heap, TOAST, indexes) and the
+ * first and last batches' times.
  */
 
 import { type ChildProcess, spawn } from "node:child_process";
@@ -54,9 +58,35 @@ async function backendCpu(admin: pg.Client, database: string): Promise<Map<numbe
   return new Map(rows.map((r) => [r.pid, cpuSecondsOf(r.pid)]));
 }
 
-/** Backend CPU used between two samples (a backend that connected in between counts from its start). */
-const spent = (before: Map<number, number>, after: Map<number, number>) =>
-  [...after].reduce((s, [pid, c]) => s + c - (before.get(pid) ?? 0), 0);
+/**
+ * The CPU the backends serving `database` use from now until `stop()`: sampled every 200 ms, so a backend that
+ * connects and leaves in between (a pool's idle connection closed) counts up to its last sample, not as nothing.
+ */
+function watchBackends(admin: pg.Client, database: string): { stop(): Promise<number> } {
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  let started = false;
+  const sample = async () => {
+    for (const [pid, cpu] of await backendCpu(admin, database)) {
+      if (cpu === 0 && last.has(pid)) continue; // gone between the two reads
+      if (!first.has(pid)) first.set(pid, started ? 0 : cpu);
+      last.set(pid, cpu);
+    }
+    started = true;
+  };
+  let running = sample();
+  const timer = setInterval(() => {
+    running = running.then(sample);
+  }, 200);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+      await sample();
+      return [...last].reduce((s, [pid, c]) => s + c - (first.get(pid) ?? 0), 0);
+    },
+  };
+}
 
 const processCpu = () => {
   const u = process.cpuUsage();
@@ -67,6 +97,7 @@ const processCpu = () => {
 export async function startBusyNode(
   transactions: number,
   quiet = 0,
+  prebuild = false,
 ): Promise<{ url: string; head: number; transactions: number; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
@@ -78,6 +109,7 @@ export async function startBusyNode(
       String(transactions),
       "--quiet",
       String(quiet),
+      ...(prebuild ? ["--prebuild"] : []),
     ],
     {
       stdio: ["ignore", "pipe", "inherit"],
@@ -122,7 +154,7 @@ async function bytesOnDisk(db: Db): Promise<number> {
 
 export async function runBusyBench(o: BusyOptions): Promise<Record<string, unknown>> {
   const t0 = performance.now();
-  const node = await startBusyNode(o.transactions);
+  const node = await startBusyNode(o.transactions, 0, true);
   const txCount = node.head * 150;
   log(
     `busy chain: ${node.head + 1} blocks, ${txCount} transactions, served from memory at ${node.url} (${((performance.now() - t0) / 1000).toFixed(1)} s to build)`,
@@ -150,8 +182,10 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
     const rangeBlocks = o.batchTransactions
       ? Math.max(1, Math.min(o.batchSize, Math.round(o.batchTransactions / 151)))
       : o.batchSize;
+    const nodeCpu = () => cpuSecondsOf(node.child.pid ?? 0);
     const rawRun = async () => {
       const cpu0 = processCpu();
+      const node0 = nodeCpu();
       const start = performance.now();
       await rawFetch({
         rpc: makeRpc(),
@@ -165,7 +199,8 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
       return {
         tx_per_s: Math.round(txCount / seconds),
         seconds: round(seconds),
-        process_cpu_s: round(processCpu() - cpu0),
+        process_cpu_s_per_1000_tx: round(((processCpu() - cpu0) / txCount) * 1000),
+        node_cpu_s_per_1000_tx: round(((nodeCpu() - node0) / txCount) * 1000),
       };
     };
 
@@ -212,8 +247,9 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
       });
       await indexer.init();
       const profiler = process.env.BUSY_CPU_PROFILE ? await startProfile() : null;
-      const backends0 = await backendCpu(admin, name);
+      const backends = watchBackends(admin, name);
       const cpu0 = processCpu();
+      const node0 = nodeCpu();
       const elu0 = performance.eventLoopUtilization();
       // How long a ready answer (a statement's result the batch transaction waits for) can wait for the main thread.
       const delay = monitorEventLoopDelay({ resolution: 5 });
@@ -231,10 +267,11 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
       while (!indexer.progress.caughtUp || (indexer.progress.height ?? -1) < node.head) await indexer.step();
       const seconds = (performance.now() - start) / 1000;
       const cpu = processCpu() - cpu0;
+      const nodeSpent = nodeCpu() - node0;
       const elu = performance.eventLoopUtilization(elu0);
       delay.disable();
       const gcShare = profiler ? await stopProfile(profiler, process.env.BUSY_CPU_PROFILE!) : null;
-      const pgCpu = spent(backends0, await backendCpu(admin, name));
+      const pgCpu = await backends.stop();
       await indexer.stopExtensions();
       const bytes = await bytesOnDisk(db);
       const rows = await tables(db);
@@ -259,6 +296,8 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
         seconds: round(seconds),
         process_cpu_s_per_1000_tx: round((cpu / txCount) * 1000),
         postgres_cpu_s_per_1000_tx: round((pgCpu / txCount) * 1000),
+        // The bench's node (its own process on the same cores: a real node runs elsewhere).
+        node_cpu_s_per_1000_tx: round((nodeSpent / txCount) * 1000),
         // The share of the wall time a batch transaction was in flight, and the main thread was busy (event loop
         // utilisation: JavaScript and GC, not waiting on sockets); the rest of the time both wait on each other.
         write_in_flight_share: round(batches.reduce((s, b) => s + b.ms, 0) / 1000 / seconds),
@@ -291,7 +330,8 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
       };
     };
 
-    const copyRun = async (source: string, list: string[]) => {
+    // `beside`: work started with the COPY (the raw fetch), its wall time then until both are done.
+    const copyRun = async (source: string, list: string[], beside?: () => Promise<unknown>) => {
       const dir = `/tmp/lookout-bench-copy-${process.pid}`;
       mkdirSync(dir, { recursive: true });
       chmodSync(dir, 0o777);
@@ -302,7 +342,7 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
       await from.connect();
       for (const t of list) await from.query(`copy ${t} to '${dir}/${t}.bin' (format binary)`);
       await from.end();
-      const target = `${source}_copy`;
+      const target = `${source}_copy${beside ? "_fetch" : ""}`;
       const { db, url } = await freshDatabase(admin, o.adminUrl, target);
       dropped.push(target);
       await db.close();
@@ -313,15 +353,18 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
       await to.query("begin");
       for (const t of list) await to.query(`delete from ${t}`);
       await to.query("commit");
-      const backends0 = await backendCpu(admin, target);
+      const backends = watchBackends(admin, target);
       const start = performance.now();
-      await to.query("begin");
-      // The rows already hold what the tables' triggers derived: triggers off (indexes are maintained as usual).
-      await to.query("set local session_replication_role = replica");
-      for (const t of list) await to.query(`copy ${t} from '${dir}/${t}.bin' (format binary)`);
-      await to.query("commit");
+      const copying = (async () => {
+        await to.query("begin");
+        // The rows already hold what the tables' triggers derived: triggers off (indexes are maintained as usual).
+        await to.query("set local session_replication_role = replica");
+        for (const t of list) await to.query(`copy ${t} from '${dir}/${t}.bin' (format binary)`);
+        await to.query("commit");
+      })();
+      await Promise.all([copying, beside?.()]);
       const seconds = (performance.now() - start) / 1000;
-      const pgCpu = spent(backends0, await backendCpu(admin, target));
+      const pgCpu = await backends.stop();
       await to.end();
       rmSync(dir, { recursive: true, force: true });
       return {
@@ -339,6 +382,19 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
     );
     const copy = await copyRun(name, indexed.tables);
     log(`(c) COPY of the same rows: ${copy.tx_per_s} tx/s`);
+    // The floor of any indexer on these cores: it must fetch and parse the node's answers (and derive what the raw
+    // fetch derives) and write at least the COPY's rows; here both run at once, perfectly overlapped, nothing else.
+    const fetchAndCopy = await copyRun(name, indexed.tables, () =>
+      rawFetch({
+        rpc: makeRpc(),
+        caps,
+        extensions: stages(),
+        head: node.head,
+        batchSize: rangeBlocks,
+        concurrency: o.concurrency,
+      }),
+    );
+    log(`(d) the raw fetch and the COPY at once: ${fetchAndCopy.tx_per_s} tx/s`);
     const rawB = await rawRun();
     log(`(a) raw fetch, again: ${rawB.tx_per_s} tx/s`);
     const raw = (rawA.tx_per_s + rawB.tx_per_s) / 2;
@@ -355,6 +411,10 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
       raw_fetch: { tx_per_s: Math.round(raw), runs: [rawA, rawB] },
       indexer: index,
       copy,
+      raw_fetch_beside_copy: {
+        tx_per_s: fetchAndCopy.tx_per_s,
+        ratio_to_copy: round(fetchAndCopy.tx_per_s / copy.tx_per_s),
+      },
       ratio_to_copy: round(indexed.tx_per_s / copy.tx_per_s),
       ratio_to_raw_fetch: round(indexed.tx_per_s / raw),
       blockscout_bytes_per_tx: 8700,
