@@ -34,14 +34,17 @@ export function changesFromPrestate(traces: readonly PrestateDiffTrace[]): Map<A
   for (const t of traces) {
     const pre = t.result.pre ?? {};
     const post = t.result.post ?? {};
-    for (const key of new Set([...Object.keys(pre), ...Object.keys(post)])) {
+    const change = (key: string) => {
       const before = BigInt(pre[key]?.balance ?? "0x0");
       const after = key in post ? BigInt(post[key]?.balance ?? before) : key in pre ? 0n : before;
-      if (after === before) continue;
+      if (after === before) return;
       const address = key.toLowerCase() as Address;
       const seen = out.get(address);
       out.set(address, { start: seen ? seen.start : before, end: after, tx: t.txHash ?? null });
-    }
+    };
+    // Every account either side names, once (no merged key set per transaction).
+    for (const key in pre) change(key);
+    for (const key in post) if (!(key in pre)) change(key);
   }
   return out;
 }

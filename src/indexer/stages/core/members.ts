@@ -76,10 +76,12 @@ export const KNOWN_RECEIPT_MEMBERS: ReadonlySet<string> = new Set([
 
 function unknownOf(o: object, known: ReadonlySet<string>): Record<string, unknown> | null {
   let out: Record<string, unknown> | null = null;
-  for (const [k, v] of Object.entries(o)) {
+  // for…in, not Object.entries: no pair array per member of every transaction and receipt (JSON objects have no
+  // inherited enumerable members).
+  for (const k in o) {
     if (known.has(k)) continue;
     out ??= {};
-    out[k] = v;
+    out[k] = (o as Record<string, unknown>)[k];
   }
   return out;
 }

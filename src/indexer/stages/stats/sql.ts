@@ -21,16 +21,22 @@ const HOLDER_MIN = "1000000000000000";
  * The range's coin balance changes, each with the address's balance before it (its previous row's, 0 before its
  * first): a step from one to the other. The steps of the days up to D add up to the balances at the end of D, so a
  * day's supply and holders change is the sum of its steps, and a reorganisation subtracts the same steps (the rows
- * are still there: this stage is reverted before the balances stage). The previous row is read by a lateral join,
- * once per change: as a scalar subquery in the select list the planner ran it once for each use of `previous`.
+ * are still there: this stage is reverted before the balances stage). Within the range the previous row is the
+ * window's; only an address's first change in the range probes for its row below the range (one probe per address,
+ * not per change: a trailing write covers many batches, where most changes follow one of the same range). The
+ * row's own delta is not used: an address allocated at genesis has no row before its first change, which is then
+ * a step up from 0 here, as the sum of balances counts it. `offset 0` keeps `previous` one column, computed once.
  */
-const BALANCE_STEPS = `select (c.block_timestamp at time zone 'UTC')::date as day, c.block_number, c.address, c.value,
-      coalesce(p.value, 0) as previous
-    from coin_balance_changes c
-      left join lateral (select p.value from coin_balance_changes p
-        where p.address = c.address and p.block_number < c.block_number
-        order by p.block_number desc limit 1) p on true
-    where ${inRange("c.block_number")} and ${byBlock("c")}`;
+const BALANCE_STEPS = `select s.day, s.block_number, s.address, s.value,
+      case when s.prior is not null then s.prior else coalesce(
+        (select p.value from coin_balance_changes p
+         where p.address = s.address and p.block_number <= $1
+         order by p.block_number desc limit 1), 0) end as previous
+    from (select (c.block_timestamp at time zone 'UTC')::date as day, c.block_number, c.address, c.value,
+        lag(c.value) over (partition by c.address order by c.block_number) as prior
+      from coin_balance_changes c
+      where ${inRange("c.block_number")} and ${byBlock("c")}) s
+    offset 0`;
 
 /**
  * A table's rows in the range's blocks, found block by block through the index that leads with its block number: the
