@@ -94,8 +94,8 @@ function nextTurn(): Promise<void> {
 
 /**
  * One block as the indexer fetches it: the block with its receipts, traces and prestate diffs (one JSON-RPC batch),
- * then, in the block's own turn of the event loop, every stage's `afterFetch` on it at once, each result kept under
- * the stage's id. `beforeStages`: awaited between the two (history giving way to the API before its derivations).
+ * then every stage's `afterFetch` on it, each started in a turn of the event loop of its own and all in flight at
+ * once, each result kept under the stage's id. `beforeStages`: awaited between the two (history giving way to the API before its derivations).
  */
 export async function fetchForStages(
   rpc: Rpc,
@@ -107,7 +107,21 @@ export async function fetchForStages(
   const fetched = await fetchBlock(rpc, number, caps);
   await nextTurn();
   if (beforeStages) await beforeStages();
-  const results = await Promise.all(stages.map((x) => x.afterFetch?.(rpc, fetched, caps)));
+  // Each stage's synchronous part in a turn of its own (a busy block's core rows alone hold the thread for
+  // milliseconds); none waits for another's calls to the node.
+  const running: Array<Promise<unknown> | undefined> = [];
+  for (const x of stages) {
+    if (!x.afterFetch) {
+      running.push(undefined);
+      continue;
+    }
+    if (running.some((r) => r !== undefined)) await nextTurn();
+    const result = x.afterFetch(rpc, fetched, caps);
+    // Observed by the Promise.all below; a failure before it is reached must not count as unhandled.
+    result.catch(() => {});
+    running.push(result);
+  }
+  const results = await Promise.all(running);
   stages.forEach((x, i) => {
     if (x.afterFetch) fetched.extra[x.id] = results[i];
   });
