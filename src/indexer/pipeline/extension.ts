@@ -81,10 +81,10 @@ export function stageSlot<T>(id: StageId): StageSlot<T> {
 }
 
 /**
- * The stages' work on fetched blocks goes one block per turn of the event loop. A range's blocks arrive in one
- * JSON-RPC answer; deriving all of them in one go held the main thread for a range's worth of CPU, while the batch
- * transaction's statement results waited to be read. Between two blocks' turns those results are read and the
- * next statement sent, so the write of range N goes on while N+1 is derived.
+ * The stages' work on fetched blocks goes one stage of one block per turn of the event loop. A range's blocks arrive
+ * in one JSON-RPC answer; deriving all of them in one go held the main thread for a range's worth of CPU, while the
+ * batch transaction's statement results waited to be read. Between two turns those results are read and the next
+ * statement sent, so the write of range N goes on while N+1 is derived.
  */
 let turns: Promise<void> = Promise.resolve();
 function nextTurn(): Promise<void> {
@@ -95,7 +95,8 @@ function nextTurn(): Promise<void> {
 /**
  * One block as the indexer fetches it: the block with its receipts, traces and prestate diffs (one JSON-RPC batch),
  * then every stage's `afterFetch` on it, each started in a turn of the event loop of its own and all in flight at
- * once, each result kept under the stage's id. `beforeStages`: awaited between the two (history giving way to the API before its derivations).
+ * once, each result kept under the stage's id. `beforeStages`: awaited between the two (history giving way to the
+ * API before its derivations).
  */
 export async function fetchForStages(
   rpc: Rpc,
