@@ -173,6 +173,8 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
     });
   const stages = (bus = new EventBus()) => indexerStages({ logger, bus, notify: false });
   const dropped: string[] = [];
+  // Where the COPY rounds' table files go (removed at the end, also on failure).
+  const dir = `/tmp/lookout-bench-copy-${process.pid}`;
   try {
     const caps: NodeCapabilities = await detectCapabilities(makeRpc(), { traces: "auto" });
 
@@ -332,9 +334,8 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
       };
     };
 
-    // `beside`: work started with the COPY (the raw fetch), its wall time then until both are done.
-    const copyRun = async (source: string, list: string[], beside?: () => Promise<unknown>) => {
-      const dir = `/tmp/lookout-bench-copy-${process.pid}`;
+    // The indexed rows, each table to a file of its own (binary COPY, server side), for the COPY rounds to load.
+    const exportRows = async (source: string, list: string[]) => {
       mkdirSync(dir, { recursive: true });
       chmodSync(dir, 0o777);
       const u = new URL(o.adminUrl);
@@ -344,6 +345,9 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
       await from.connect();
       for (const t of list) await from.query(`copy ${t} to '${dir}/${t}.bin' (format binary)`);
       await from.end();
+    };
+    // `beside`: work started with the COPY (the raw fetch), its wall time then until both are done.
+    const copyRun = async (source: string, list: string[], beside?: () => Promise<unknown>) => {
       const target = `${source}_copy${beside ? "_fetch" : ""}`;
       const { db, url } = await freshDatabase(admin, o.adminUrl, target);
       dropped.push(target);
@@ -368,7 +372,6 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
       const seconds = (performance.now() - start) / 1000;
       const pgCpu = await backends.stop();
       await to.end();
-      rmSync(dir, { recursive: true, force: true });
       return {
         tx_per_s: Math.round(txCount / seconds),
         seconds: round(seconds),
@@ -382,6 +385,7 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
     log(
       `(b) indexer: ${indexed.tx_per_s} tx/s (first batch ${indexed.first_batch_ms} ms, last ${indexed.last_batch_ms} ms)`,
     );
+    await exportRows(name, indexed.tables);
     const copy = await copyRun(name, indexed.tables);
     log(`(c) COPY of the same rows: ${copy.tx_per_s} tx/s`);
     // The floor of any indexer on these cores: it must fetch and parse the node's answers (and derive what the raw
@@ -413,6 +417,7 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
       blockscout_bytes_per_tx: 8700,
     };
   } finally {
+    rmSync(dir, { recursive: true, force: true });
     node.child.kill();
     for (const d of dropped.reverse()) await admin.query(`drop database if exists ${d} with (force)`);
     await admin.end();

@@ -111,12 +111,14 @@ export async function fetchForStages(
   // Each stage's synchronous part in a turn of its own (a busy block's core rows alone hold the thread for
   // milliseconds); none waits for another's calls to the node.
   const running: Array<Promise<unknown> | undefined> = [];
+  let started = false;
   for (const x of stages) {
     if (!x.afterFetch) {
       running.push(undefined);
       continue;
     }
-    if (running.some((r) => r !== undefined)) await nextTurn();
+    if (started) await nextTurn();
+    started = true;
     const result = x.afterFetch(rpc, fetched, caps);
     // Observed by the Promise.all below; a failure before it is reached must not count as unhandled.
     result.catch(() => {});
