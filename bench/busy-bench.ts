@@ -46,6 +46,8 @@ export type BusyOptions = {
   statements?: boolean;
   /** Keep the indexed database (named in the output) for EXPLAIN on its tables; the COPY's is dropped. */
   keep?: boolean;
+  /** Batch transactions on the main thread's pool, one statement after another's answer (as before the writer thread). */
+  serialWrites?: boolean;
 };
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
@@ -227,6 +229,15 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
         close: db.close.bind(db),
         transaction: (fn) =>
           db.transaction((tx) => fn(o.statements ? timedQueries(tx, [statementTimes, current]) : tx)),
+        // Pipelined statements resolve when posted: their times here are only the awaited ones' (reads, the end).
+        ...(db.pipelinedTransaction && !o.serialWrites
+          ? {
+              pipelinedTransaction: (fn) =>
+                db.pipelinedTransaction!((tx) =>
+                  fn(o.statements ? timedQueries(tx, [statementTimes, current]) : tx),
+                ),
+            }
+          : {}),
       };
       const indexer = new Indexer({
         db: timed,
@@ -463,6 +474,9 @@ function timedQueries(tx: Queryable, times: Array<Map<string, number>>): Queryab
       }
     },
     exec: (sql) => tx.exec(sql),
+    ...(tx.command
+      ? { command: (sql: string, params?: readonly unknown[]) => tx.command!(sql, params) }
+      : {}),
     ...(tx.copyFrom
       ? {
           async copyFrom(table: string, columns: readonly string[], data: string) {

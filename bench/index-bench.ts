@@ -41,6 +41,7 @@ const { values } = parseArgs({
     chain: { type: "string" },
     busy: { type: "boolean", default: false },
     statements: { type: "boolean", default: false },
+    "serial-writes": { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
     transactions: { type: "string", default: "1000000" },
   },
@@ -61,6 +62,7 @@ async function main() {
       rpcBatchSize: Number(values["rpc-batch"]),
       adminUrl,
       statements: values.statements,
+      serialWrites: values["serial-writes"],
       keep: values.keep,
       ...(values["batch-transactions"] ? { batchTransactions: Number(values["batch-transactions"]) } : {}),
     });

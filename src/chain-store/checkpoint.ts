@@ -1,6 +1,6 @@
 import type { Hash } from "viem";
 import { fromByteaOrNull, toBytea } from "../db/bytes.js";
-import type { Queryable } from "../db/db.js";
+import { command, type Queryable } from "../db/db.js";
 
 export type IndexerState = {
   chainId: number;
@@ -63,7 +63,8 @@ export async function initState(db: Queryable, s: { chainId: number; startBlock:
 
 /** Moves the checkpoint; call it inside the transaction that wrote the rows up to `block`. */
 export async function moveCheckpoint(tx: Queryable, block: number | null, hash: Hash | null): Promise<void> {
-  await tx.query(
+  await command(
+    tx,
     "update indexer_state set last_block = $1, last_hash = $2, updated_at = now() where id = 1",
     [block, hash ? toBytea(hash) : null],
   );
@@ -100,7 +101,8 @@ export async function lockHistory(tx: Queryable, headStart: number, expected: Cu
  * empty at `headStart`; call it in the transaction that locked the state.
  */
 export async function splitCheckpoint(tx: Queryable, headStart: number): Promise<void> {
-  await tx.query(
+  await command(
+    tx,
     `update indexer_state set head_start = $1, history_block = last_block, history_hash = last_hash,
        last_block = null, last_hash = null, updated_at = now() where id = 1`,
     [headStart],
@@ -109,7 +111,8 @@ export async function splitCheckpoint(tx: Queryable, headStart: number): Promise
 
 /** Moves the history cursor; call it inside the transaction that wrote the history rows up to `block`. */
 export async function moveHistory(tx: Queryable, block: number, hash: Hash): Promise<void> {
-  await tx.query(
+  await command(
+    tx,
     "update indexer_state set history_block = $1, history_hash = $2, updated_at = now() where id = 1",
     [block, toBytea(hash)],
   );
@@ -117,7 +120,8 @@ export async function moveHistory(tx: Queryable, block: number, hash: Hash): Pro
 
 /** History met the head segment: one contiguous index again, its checkpoint `block`. */
 export async function joinCheckpoint(tx: Queryable, block: number, hash: Hash): Promise<void> {
-  await tx.query(
+  await command(
+    tx,
     `update indexer_state set last_block = $1, last_hash = $2, head_start = null, history_block = null,
        history_hash = null, updated_at = now() where id = 1`,
     [block, toBytea(hash)],

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Address, Hex } from "viem";
 import { fromBytea, fromByteaOrNull, toBytea } from "../db/bytes.js";
-import type { Queryable } from "../db/db.js";
+import { command, type Queryable } from "../db/db.js";
 
 /**
  * Requests to read a proxy's implementation again (Etherscan's verifyproxycontract), kept in
@@ -75,7 +75,8 @@ export async function answerProxyRefreshes(
   answers: ReadonlyArray<{ guid: string; block: number; implementation: Hex | null }>,
 ): Promise<void> {
   if (!answers.length) return;
-  await tx.query(
+  await command(
+    tx,
     `update proxy_refresh_requests r set answered_block = a.block, implementation = a.implementation
      from unnest($1::text[], $2::int8[], $3::bytea[]) as a(guid, block, implementation)
      where r.guid = a.guid`,

@@ -28,12 +28,30 @@ export interface Queryable {
    * statement timers) get the same rows by an `unnest` insert (bulk-insert.ts).
    */
   copyFrom?(table: string, columns: readonly string[], data: string): Promise<void>;
+  /**
+   * A statement whose rows nobody reads (an insert, update or delete without `returning`). A pipelined transaction
+   * (`Db.pipelinedTransaction`) sends it without waiting for the previous answer and resolves at once; its failure
+   * fails the next statement awaited, or the commit. Optional: call it through `command` (below).
+   */
+  command?(sql: string, params?: readonly unknown[]): Promise<void>;
+}
+
+/** Runs a statement whose rows nobody reads: pipelined where `tx` pipelines, else an ordinary query. */
+export async function command(tx: Queryable, sql: string, params?: readonly unknown[]): Promise<void> {
+  if (tx.command) return tx.command(sql, params);
+  await tx.query(sql, params);
 }
 
 export interface Db extends Queryable {
   readonly kind: "postgres" | "pglite";
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * The same on PostgreSQL's writer thread (pg-writer.ts), for write transactions on the indexer's critical path:
+   * `copyFrom` and `command` go out without waiting for earlier answers; a failure fails the next awaited statement
+   * or the commit. Absent on PGlite (in process: nothing to wait for).
+   */
+  pipelinedTransaction?<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
   /**
    * A handle on the same connections whose statements see `schema` first, then `public` (search_path): one chain's

@@ -5,6 +5,7 @@ import pg from "pg";
 import { from as copyFromStdin } from "pg-copy-streams";
 import type { Db, Queryable, QueryOptions } from "./db.js";
 import { connectionLost } from "./failures.js";
+import { PipelinedWriter } from "./pg-writer.js";
 import { searchPathStatement } from "./search-path.js";
 
 // node-postgres parses int8 as string and numeric[] as floats (losing precision); fix both once for our pools.
@@ -94,17 +95,19 @@ function withJitOff(url: string): { connectionString: string; options: string } 
 }
 
 export async function createPostgresDb(url: string, options: PostgresPoolOptions = {}): Promise<Db> {
-  const pool = new pg.Pool({
+  const config = {
     // No JIT compilation: every statement here is index-served and short, and PostgreSQL starts compiling on the
     // planner's estimate (above 100,000), which for a batch's per-address probes over a large table is far above
     // their work (a 1 ms update compiled for 9 ms).
     ...withJitOff(url),
     max: options.max ?? 10,
-    types: typeParsers,
     // A peer that vanished (kill -9 of a process, a dropped network) must not hold our connections forever.
     keepAlive: true,
     ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
-  });
+  };
+  const pool = new pg.Pool({ ...config, types: typeParsers });
+  // The writer thread's own connections (a few: one per indexer writing at once in this process).
+  const writer = new PipelinedWriter({ ...config, max: 4 });
   // Idle clients can lose their server; without a handler the pool's 'error' event would crash the process.
   pool.on("error", () => {});
   // Until a chain handle exists (one chain: every deployment but a multichain one), statements go straight to the
@@ -165,9 +168,10 @@ export async function createPostgresDb(url: string, options: PostgresPoolOptions
             throw e;
           }
         }),
+      pipelinedTransaction: (fn) => writer.transaction(searchPathStatement(schema), fn),
       async close() {
         // Only the base handle owns the pool.
-        if (schema === null) await pool.end();
+        if (schema === null) await Promise.all([pool.end(), writer.close()]);
       },
       inSchema(name: string) {
         searchPathStatement(name);

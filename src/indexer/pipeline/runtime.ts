@@ -375,6 +375,12 @@ export class Indexer {
     });
   };
 
+  /** A batch's transaction: pipelined where the database has it (the batch is the critical path of catching up). */
+  private batchTransaction(fn: (tx: Tx) => Promise<void>): Promise<void> {
+    const { db } = this.deps;
+    return db.pipelinedTransaction ? db.pipelinedTransaction(fn) : db.transaction(fn);
+  }
+
   /** `tx` whose every statement first gives way to the API (history's batch transaction). */
   private paced(tx: Tx): Tx {
     if (!this.deps.pacing) return tx;
@@ -392,6 +398,14 @@ export class Indexer {
             copyFrom: async (table: string, columns: readonly string[], data: string) => {
               await this.giveWay();
               return tx.copyFrom!(table, columns, data);
+            },
+          }
+        : {}),
+      ...(tx.command
+        ? {
+            command: async (sql: string, params?: readonly unknown[]) => {
+              await this.giveWay();
+              return tx.command!(sql, params);
             },
           }
         : {}),
@@ -459,7 +473,7 @@ export class Indexer {
       const before = Number(first.number) - 1;
       if (!trails) await this.trail.settle(this.tip?.number ?? null);
       const stages = trails ? this.leading : this.extensions;
-      await db.transaction(async (tx) => {
+      await this.batchTransaction(async (tx) => {
         await this.fence(tx);
         if (split !== null) await splitCheckpoint(tx, split);
         for (const x of stages) await x.write(tx, batch, { rpc, caps });
@@ -576,7 +590,7 @@ export class Indexer {
       const t0 = performance.now();
       await this.trail.settle(this.tip?.number ?? null);
       await this.giveWay();
-      await db.transaction(async (raw) => {
+      await this.batchTransaction(async (raw) => {
         const tx = this.paced(raw);
         await this.historyFence(tx, split);
         for (const x of this.extensions) await x.write(tx, batch, { rpc, caps, history: true });

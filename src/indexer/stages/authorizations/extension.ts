@@ -3,7 +3,7 @@ import type { Rpc } from "../../../chain/rpc.js";
 import type { CallFrame, FetchedBlock, PrestateDiffTrace } from "../../../chain/types.js";
 import { indexedChainIdExact } from "../../../chain-store/checkpoint.js";
 import { toBytea, toByteaOrNull } from "../../../db/bytes.js";
-import type { Queryable } from "../../../db/db.js";
+import { command, type Queryable } from "../../../db/db.js";
 import { type IndexerExtension, stageSlot } from "../../pipeline/extension.js";
 import { bulkInsert } from "../core/bulk-insert.js";
 import {
@@ -161,7 +161,8 @@ export function authorizationsExtension(): IndexerExtension<Prepared | null> {
       await insertAuthorizations(tx, rows);
       if (delegations.length)
         // Written after the proxies stage: a delegated EOA is no contract proxy, its delegation is what holds.
-        await tx.query(
+        await command(
+          tx,
           `insert into address_proxies (address, block_number, proxy_type, implementation)
            select a, b, 'eip7702', i from unnest($1::bytea[], $2::int8[], $3::bytea[]) as x(a, b, i)
            on conflict (address, block_number) do update
@@ -174,8 +175,8 @@ export function authorizationsExtension(): IndexerExtension<Prepared | null> {
         );
     },
     async revert(tx, ancestor) {
-      await tx.query("delete from transaction_authorizations where block_number > $1", [ancestor]);
-      await tx.query("delete from address_proxies where block_number > $1 and proxy_type = 'eip7702'", [
+      await command(tx, "delete from transaction_authorizations where block_number > $1", [ancestor]);
+      await command(tx, "delete from address_proxies where block_number > $1 and proxy_type = 'eip7702'", [
         ancestor,
       ]);
     },

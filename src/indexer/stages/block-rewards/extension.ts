@@ -1,6 +1,6 @@
 import type { FetchedBlock } from "../../../chain/types.js";
 import { toBytea } from "../../../db/bytes.js";
-import type { Queryable } from "../../../db/db.js";
+import { command, type Queryable } from "../../../db/db.js";
 import type { IndexerExtension } from "../../pipeline/extension.js";
 
 export type BlockRewardRow = { blockNumber: number; address: string; type: string; reward: string };
@@ -25,7 +25,8 @@ export function deriveBlockRewards(batch: readonly FetchedBlock[]): BlockRewardR
 
 async function writeBlockRewards(tx: Queryable, rows: readonly BlockRewardRow[]): Promise<void> {
   if (!rows.length) return;
-  await tx.query(
+  await command(
+    tx,
     `insert into block_rewards (block_number, address, type, reward)
      select * from unnest($1::int8[], $2::bytea[], $3::text[], $4::numeric[])`,
     [
@@ -43,7 +44,7 @@ export function blockRewardsExtension(): IndexerExtension {
     id: "block-rewards",
     write: (tx, batch) => writeBlockRewards(tx, deriveBlockRewards(batch)),
     revert: async (tx, ancestor) => {
-      await tx.query("delete from block_rewards where block_number > $1", [ancestor]);
+      await command(tx, "delete from block_rewards where block_number > $1", [ancestor]);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { fromBytea } from "../../../db/bytes.js";
-import type { Queryable } from "../../../db/db.js";
+import { command, type Queryable } from "../../../db/db.js";
 
 /*
  * Two facts of a transaction that the explorer's `type=` filters read from indexes (migration 100) and that depend
@@ -75,7 +75,8 @@ export async function markNewContracts(
   from: number,
 ): Promise<void> {
   if (!addresses.length) return;
-  await tx.query(
+  await command(
+    tx,
     `with fresh as materialized (
        select distinct a from unnest($1::bytea[]) a where not ${contractBefore("a", "$2::int8")}),
      ${setToIsContract("fresh", true)}`,
@@ -91,7 +92,8 @@ export async function markNewTokens(
 ): Promise<void> {
   if (!addresses.length) return;
   await markNewContracts(tx, addresses, from);
-  await tx.query(
+  await command(
+    tx,
     `update transactions t set creates_token = true
      from tokens k join contract_creations c on c.address = k.address and c.kind = 'transaction'
      where k.address = any($1::bytea[]) and k.first_block >= $2 and t.hash = c.transaction_hash
@@ -107,7 +109,8 @@ export async function markNewTokens(
  */
 export async function unmarkLostContracts(tx: Queryable, addresses: readonly Uint8Array[]): Promise<void> {
   if (!addresses.length) return;
-  await tx.query(
+  await command(
+    tx,
     `with lost as materialized (
        select distinct a from unnest($1::bytea[]) a where not ${contractBefore("a", NOW)}),
      ${setToIsContract("lost", false)}`,
@@ -118,7 +121,8 @@ export async function unmarkLostContracts(tx: Queryable, addresses: readonly Uin
 /** A reorganisation deleted the tokens `addresses`: the transactions that created them created no token. */
 export async function unmarkLostTokens(tx: Queryable, addresses: readonly Uint8Array[]): Promise<void> {
   if (!addresses.length) return;
-  await tx.query(
+  await command(
+    tx,
     `update transactions t set creates_token = false
      from contract_creations c
      where c.address = any($1::bytea[]) and c.kind = 'transaction' and t.hash = c.transaction_hash

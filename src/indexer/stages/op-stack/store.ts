@@ -1,5 +1,5 @@
 import { toBytea, toByteaOrNull } from "../../../db/bytes.js";
-import type { Queryable } from "../../../db/db.js";
+import { command, type Queryable } from "../../../db/db.js";
 import { bulkInsert } from "../core/bulk-insert.js";
 import type { OpTransactionRow } from "./derive.js";
 
@@ -26,5 +26,5 @@ export const insertOpTransactions = bulkInsert<OpTransactionRow>("op_transaction
 
 /** Deletes the rows of every block above `ancestor` (a reorganisation, or -1 to wipe). */
 export async function revertOpTransactions(tx: Queryable, ancestor: number): Promise<void> {
-  await tx.query("delete from op_transactions where block_number > $1", [ancestor]);
+  await command(tx, "delete from op_transactions where block_number > $1", [ancestor]);
 }

@@ -4,7 +4,7 @@ import type { FetchedBlock } from "../../../chain/types.js";
 import { newestProxiesSql } from "../../../chain-store/proxies.js";
 import { answerProxyRefreshes, openProxyRefreshes } from "../../../chain-store/proxy-refresh.js";
 import { fromBytea, toBytea } from "../../../db/bytes.js";
-import type { Queryable } from "../../../db/db.js";
+import { command, type Queryable } from "../../../db/db.js";
 import { type IndexerExtension, stageSlot } from "../../pipeline/extension.js";
 import { markNewContracts, unmarkLostContracts } from "../core/transaction-facts.js";
 import { detectProxy, type ProxyInfo, UPGRADED_TOPIC } from "./detect.js";
@@ -83,7 +83,8 @@ export function createProxiesExtension(): IndexerExtension<Detected> {
           ...(await answerRefreshes(tx, ctx.rpc, Number(batch[batch.length - 1]!.block.number), rows)),
         );
       if (!rows.length) return;
-      await tx.query(
+      await command(
+        tx,
         `insert into address_proxies (address, block_number, proxy_type, implementation)
          select * from unnest($1::bytea[], $2::int8[], $3::text[], $4::bytea[])
          on conflict (address, block_number) do update set proxy_type = excluded.proxy_type, implementation = excluded.implementation`,

@@ -1,6 +1,6 @@
 import type { Address } from "viem";
 import { toBytea } from "../../../db/bytes.js";
-import type { Queryable } from "../../../db/db.js";
+import { command, type Queryable } from "../../../db/db.js";
 import { ZERO_ADDRESS } from "../core/token-decode.js";
 import type { TransferRow } from "../core/token-logs.js";
 import type { HoldingChanges } from "./derive.js";
@@ -146,7 +146,8 @@ export async function probeHolders(tx: Queryable, pairs: readonly HolderPair[]):
 /** Adds the deltas to the tokens' counters; holders_count follows the one its type shows. */
 export async function addCounterDeltas(tx: Queryable, deltas: readonly CounterDelta[]): Promise<void> {
   if (!deltas.length) return;
-  await tx.query(
+  await command(
+    tx,
     `update tokens t set
        fungible_holders_count = t.fungible_holders_count + u.f,
        nft_holders_count = t.nft_holders_count + u.n,
@@ -167,7 +168,8 @@ export async function addCounterDeltas(tx: Queryable, deltas: readonly CounterDe
 /** After a type change (a reorg can lower it): holders_count is the counter the new type shows. Row-local. */
 export async function syncHoldersCount(tx: Queryable, tokens: readonly Address[]): Promise<void> {
   if (!tokens.length) return;
-  await tx.query(
+  await command(
+    tx,
     `update tokens set holders_count = case when type in ('ERC-20', 'ERC-404') then fungible_holders_count
        else nft_holders_count end where address = any($1::bytea[])`,
     [tokens.map(toBytea)],

@@ -1,6 +1,6 @@
 import type { Address } from "viem";
 import { fromBytea, toBytea } from "../../../db/bytes.js";
-import type { Queryable } from "../../../db/db.js";
+import { command, type Queryable } from "../../../db/db.js";
 import { bulkInsert } from "../core/bulk-insert.js";
 import type { TokenType } from "../core/token-decode.js";
 import type { TokenRows, TransferRow } from "../core/token-logs.js";
@@ -31,7 +31,8 @@ const deleteProbed = (table: string, keys: string, where: string) =>
 
 /** Deletes the ERC-721 holding rows (the owners) of `keys`. */
 async function deleteOwners(tx: Queryable, keys: readonly OwnerKey[]): Promise<void> {
-  await tx.query(
+  await command(
+    tx,
     deleteProbed(
       "token_holdings",
       "unnest($1::bytea[], $2::numeric[]) as u(a, i)",
@@ -58,7 +59,8 @@ export async function writeTokenRows(
   const { transfers, tokens } = rows;
   if (transfers.length === 0) return;
   await insertTransfers(tx, transfers);
-  await tx.query(
+  await command(
+    tx,
     `insert into tokens (address, type, first_block, supply_stale)
      select * from unnest($1::bytea[], $2::text[], $3::int8[], $4::bool[])
      on conflict (address) do update set
@@ -85,7 +87,8 @@ export async function writeTokenRows(
   );
   const nft = transfers.filter((t) => t.tokenId !== null);
   if (nft.length) {
-    await tx.query(
+    await command(
+      tx,
       `insert into token_instances (token_address, token_id, token_type, first_block)
        select distinct on (a, i) a, i, k, b from unnest($1::bytea[], $2::numeric[], $3::text[], $4::int8[]) as x(a, i, k, b)
        order by a, i, b
@@ -141,13 +144,15 @@ async function applyChanges(tx: Queryable, c: HoldingChanges): Promise<HolderSte
       h.map((d) => d.tokenId.toString()),
       h.map((d) => d.delta.toString()),
     ];
-    await tx.query(
+    await command(
+      tx,
       `insert into token_holdings (holder, token_type, token_address, token_id, value)
        select * from unnest($1::bytea[], $2::text[], $3::bytea[], $4::numeric[], $5::numeric[])
        on conflict (holder, token_type, token_address, token_id) do update set value = token_holdings.value + excluded.value`,
       params,
     );
-    await tx.query(
+    await command(
+      tx,
       deleteProbed(
         "token_holdings",
         "unnest($1::bytea[], $2::text[], $3::bytea[], $4::numeric[]) as u(o, k, a, i)",
@@ -191,7 +196,8 @@ async function addBalances(
     const before = r.inserted ? 0n : after - (delta.get(key(fromBytea(r.o), token)) ?? 0n);
     if (before > 0n !== after > 0n) steps.push({ token, fungible: after > 0n ? 1 : -1, nft: 0 });
   }
-  await tx.query(
+  await command(
+    tx,
     deleteProbed(
       table,
       "unnest($1::bytea[], $2::bytea[]) as u(o, a)",
@@ -206,7 +212,8 @@ async function setOwners(tx: Queryable, owners: Array<OwnerKey & { owner: Addres
   await deleteOwners(tx, owners);
   const held = owners.filter((o) => o.owner !== null);
   if (held.length) {
-    await tx.query(
+    await command(
+      tx,
       `insert into token_holdings (holder, token_type, token_address, token_id, value)
        select o, 'ERC-721', a, i, 1 from unnest($1::bytea[], $2::bytea[], $3::numeric[]) as u(o, a, i)`,
       [
@@ -283,7 +290,8 @@ export async function revertTokenRows(tx: Queryable, ancestor: number): Promise<
     await deleteOwners(tx, keys);
   }
   if (restored.length) {
-    await tx.query(
+    await command(
+      tx,
       `insert into token_holdings (holder, token_type, token_address, token_id, value)
        select o, 'ERC-721', a, i, 1 from unnest($1::bytea[], $2::bytea[], $3::numeric[]) as u(o, a, i)`,
       [
@@ -297,7 +305,7 @@ export async function revertTokenRows(tx: Queryable, ancestor: number): Promise<
     tx,
     counterDeltas(holderSteps(pairs, before, await probeHolders(tx, pairs)), removed, -1),
   );
-  await tx.query("delete from token_instances where first_block > $1", [ancestor]);
+  await command(tx, "delete from token_instances where first_block > $1", [ancestor]);
   const gone = await tx.query<{ address: Uint8Array }>(
     "delete from tokens where first_block > $1 returning address",
     [ancestor],
@@ -308,7 +316,8 @@ export async function revertTokenRows(tx: Queryable, ancestor: number): Promise<
   );
   const touched = [...new Set(removed.map((r) => r.token))];
   // A type raised by a reverted event falls back to the highest kind still on record.
-  await tx.query(
+  await command(
+    tx,
     `update tokens t set supply_stale = true, type = coalesce((
         select k from unnest(${PRIORITY_SQL}) with ordinality as p(k, n)
         where exists (select 1 from token_transfers x where x.token_address = t.address and x.kind = p.k)

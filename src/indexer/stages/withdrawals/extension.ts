@@ -1,6 +1,6 @@
 import type { FetchedBlock } from "../../../chain/types.js";
 import { toBytea } from "../../../db/bytes.js";
-import type { Queryable } from "../../../db/db.js";
+import { command, type Queryable } from "../../../db/db.js";
 import type { IndexerExtension } from "../../pipeline/extension.js";
 
 const GWEI = 1_000_000_000n;
@@ -28,7 +28,8 @@ export function deriveWithdrawals(batch: readonly FetchedBlock[]): WithdrawalRow
 
 async function writeWithdrawals(tx: Queryable, rows: readonly WithdrawalRow[]): Promise<void> {
   if (!rows.length) return;
-  await tx.query(
+  await command(
+    tx,
     `insert into withdrawals (block_number, index, validator_index, address, amount)
      select * from unnest($1::int8[], $2::int8[], $3::int8[], $4::bytea[], $5::numeric[])`,
     [
@@ -47,7 +48,7 @@ export function withdrawalsExtension(): IndexerExtension {
     id: "withdrawals",
     write: (tx, batch) => writeWithdrawals(tx, deriveWithdrawals(batch)),
     revert: async (tx, ancestor) => {
-      await tx.query("delete from withdrawals where block_number > $1", [ancestor]);
+      await command(tx, "delete from withdrawals where block_number > $1", [ancestor]);
     },
   };
 }
