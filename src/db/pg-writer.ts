@@ -60,18 +60,18 @@ export class PipelinedWriter {
       const w = this.waiting.get(r.id);
       if (!w) return;
       this.waiting.delete(r.id);
+      if (this.waiting.size === 0) worker.unref();
       if (r.error) w.reject(errorFrom(r.error));
       else w.resolve(rowsFromWire(r.rows ?? []));
     });
     const gone = (e: Error) => {
-      if (this.worker !== worker) return;
-      this.worker = null;
+      if (this.worker === worker) this.worker = null;
       for (const w of this.waiting.values()) w.reject(connectionLost(e));
       this.waiting.clear();
     };
     worker.on("error", gone);
     worker.on("exit", (code) => gone(new Error(`the writer thread exited (${code})`)));
-    // Idle between transactions: it must not keep the process alive.
+    // Idle between transactions it must not keep the process alive; an answer awaited must (ask, above).
     worker.unref();
     this.worker = worker;
     return worker;
@@ -79,9 +79,11 @@ export class PipelinedWriter {
 
   private ask(message: Record<string, unknown>): Promise<Record<string, unknown>[]> {
     const id = this.nextId++;
+    const worker = this.thread();
     return new Promise((resolve, reject) => {
+      if (this.waiting.size === 0) worker.ref();
       this.waiting.set(id, { resolve, reject });
-      this.thread().postMessage({ ...message, id });
+      worker.postMessage({ ...message, id });
     });
   }
 
@@ -117,13 +119,21 @@ export class PipelinedWriter {
     return result;
   }
 
-  /** Ends the thread and its connections (waits for the pool to close). */
-  async close(): Promise<void> {
+  /**
+   * Ends the thread and its connections: its pool closes once its transactions end; one still open after
+   * `graceMs` (its caller gone) is cut with the thread, which closes its sockets.
+   */
+  async close(graceMs = 5_000): Promise<void> {
     const worker = this.worker;
     if (!worker) return;
     this.worker = null;
     const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
     worker.postMessage({ t: "close" });
-    await exited;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<"late">((resolve) => {
+      timer = setTimeout(() => resolve("late"), graceMs);
+    });
+    if ((await Promise.race([exited, late])) === "late") await worker.terminate();
+    clearTimeout(timer);
   }
 }

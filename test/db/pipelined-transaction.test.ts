@@ -114,6 +114,46 @@ describe.skipIf(!PG)("a pipelined transaction (skipped without TEST_DATABASE_URL
     expect(await db.query("select k from pipe_t where k between 50 and 51")).toEqual([{ k: 51 }]);
   });
 
+  it("closing the database ends the writer thread, also with a transaction its caller left open", async () => {
+    const u = (await createTestDatabaseUrl())!;
+    const other = await createPostgresDb(u.url);
+    try {
+      let began!: () => void;
+      const begun = new Promise<void>((resolve) => {
+        began = resolve;
+      });
+      // A caller that never finishes its transaction (its process part gone): the close must not wait for it.
+      void other
+        .pipelinedTransaction!(async (tx) => {
+          await tx.query("select 1");
+          began();
+          await new Promise(() => {});
+        })
+        .catch(() => {});
+      await begun;
+      await other.close();
+      const admin = await createPostgresDb(PG!);
+      try {
+        // Its connection is gone with the thread (the server may take a moment to notice the closed socket).
+        const name = new URL(u.url).pathname.slice(1);
+        let left = 1;
+        for (let i = 0; i < 100 && left > 0; i++) {
+          const [r] = await admin.query<{ n: number }>(
+            "select count(*)::int as n from pg_stat_activity where datname = $1",
+            [name],
+          );
+          left = r!.n;
+          if (left > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        expect(left).toBe(0);
+      } finally {
+        await admin.close();
+      }
+    } finally {
+      await u.drop();
+    }
+  });
+
   it("a chain's handle writes in its own schema", async () => {
     await db.exec(
       "create schema pipe_chain; create table pipe_chain.pipe_t (k int primary key, v text, b bytea)",

@@ -25,6 +25,9 @@ export function automaticVerificationExtension(): IndexerExtension {
     async write(tx, batch, ctx) {
       // A batch without creations (most of a quiet chain's) needs no statement here.
       if (batch.length === 0 || !mayCreateContracts(batch)) return;
+      // Cheap exit first: nothing verified yet, nothing to copy (and the creations' code is not read back).
+      const [any] = await tx.query("select 1 from verified_contracts where not automatic limit 1");
+      if (!any) return;
       const from = Number(batch[0]!.block.number);
       const to = Number(batch[batch.length - 1]!.block.number);
       const rows = await tx.query<CreationRow>(
@@ -33,9 +36,6 @@ export function automaticVerificationExtension(): IndexerExtension {
         [from, to],
       );
       if (rows.length === 0) return;
-      // Cheap exit: nothing verified yet, nothing to copy.
-      const [any] = await tx.query("select 1 from verified_contracts where not automatic limit 1");
-      if (!any) return;
       const chainId = await chainIdOf(tx);
       for (const row of rows) {
         const address = fromBytea(row.address);
