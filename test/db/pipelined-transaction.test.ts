@@ -123,13 +123,11 @@ describe.skipIf(!PG)("a pipelined transaction (skipped without TEST_DATABASE_URL
         began = resolve;
       });
       // A caller that never finishes its transaction (its process part gone): the close must not wait for it.
-      void other
-        .pipelinedTransaction!(async (tx) => {
-          await tx.query("select 1");
-          began();
-          await new Promise(() => {});
-        })
-        .catch(() => {});
+      void other.pipelinedTransaction!(async (tx) => {
+        await tx.query("select 1");
+        began();
+        await new Promise(() => {});
+      }).catch(() => {});
       await begun;
       await other.close();
       const admin = await createPostgresDb(PG!);

@@ -459,7 +459,7 @@ export class Indexer {
   /** `more`: more of the step follows (catching up), so the trailing stages may trail this batch. */
   private writeBatch(batch: FetchedBlock[], more: boolean): Promise<void> {
     return this.headExclusive(async () => {
-      const { db, rpc, caps } = this.deps;
+      const { rpc, caps } = this.deps;
       const last = batch[batch.length - 1]!.block;
       const split = this.pendingSplit;
       const t0 = performance.now();
@@ -585,7 +585,7 @@ export class Indexer {
 
   private writeHistoryBatch(split: Split, batch: FetchedBlock[]): Promise<void> {
     return this.exclusive(async () => {
-      const { db, rpc, caps } = this.deps;
+      const { rpc, caps } = this.deps;
       const last = batch[batch.length - 1]!.block;
       const t0 = performance.now();
       await this.trail.settle(this.tip?.number ?? null);
