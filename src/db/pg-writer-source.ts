@@ -88,6 +88,10 @@ async function step(state, m) {
     parentPort.postMessage(error ? { id: m.id, error } : { id: m.id, rows: [] });
     return;
   }
+  // A statement of a transaction this thread never began (the thread that began it ended): its connection is gone.
+  if (!state.failed && !state.client) {
+    state.failed = { message: "the writer thread that began this transaction ended", lost: true };
+  }
   if (state.failed) {
     if (m.id !== undefined) parentPort.postMessage({ id: m.id, error: state.failed });
     return;
