@@ -222,21 +222,19 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
       const batchStatements: Array<Map<string, number>> = [];
       let current = new Map<string, number>();
       let progress = () => {};
+      const timing =
+        <T>(fn: (tx: Queryable) => Promise<T>) =>
+        (tx: Queryable) =>
+          fn(o.statements ? timedQueries(tx, [statementTimes, current]) : tx);
       const timed: Db = {
         kind: db.kind,
         query: db.query.bind(db),
         exec: db.exec.bind(db),
         close: db.close.bind(db),
-        transaction: (fn) =>
-          db.transaction((tx) => fn(o.statements ? timedQueries(tx, [statementTimes, current]) : tx)),
+        transaction: (fn) => db.transaction(timing(fn)),
         // Pipelined statements resolve when posted: their times here are only the awaited ones' (reads, the end).
         ...(db.pipelinedTransaction && !o.serialWrites
-          ? {
-              pipelinedTransaction: (fn) =>
-                db.pipelinedTransaction!((tx) =>
-                  fn(o.statements ? timedQueries(tx, [statementTimes, current]) : tx),
-                ),
-            }
+          ? { pipelinedTransaction: (fn) => db.pipelinedTransaction!(timing(fn)) }
           : {}),
       };
       const indexer = new Indexer({

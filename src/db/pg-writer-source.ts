@@ -18,6 +18,7 @@ const { pipeline } = require("node:stream/promises");
 const pg = require(workerData.pgPath);
 const copyFrom = require(workerData.copyStreamsPath).from;
 
+// pg.ts's type parsers (rows must read the same on both pools); a string, so they cannot be imported.
 const INT8 = 20, INT8_ARRAY = 1016, NUMERIC_ARRAY = 1231;
 const types = {
   getTypeParser(oid, format) {

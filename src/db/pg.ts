@@ -8,7 +8,8 @@ import { connectionLost } from "./failures.js";
 import { PipelinedWriter } from "./pg-writer.js";
 import { searchPathStatement } from "./search-path.js";
 
-// node-postgres parses int8 as string and numeric[] as floats (losing precision); fix both once for our pools.
+// node-postgres parses int8 as string and numeric[] as floats (losing precision); fix both once for our pools (the
+// writer thread's pool, pg-writer-source.ts, holds the same parsers in its own source).
 const INT8 = 20;
 const INT8_ARRAY = 1016;
 const NUMERIC_ARRAY = 1231;
