@@ -42,6 +42,18 @@ export async function command(tx: Queryable, sql: string, params?: readonly unkn
   await tx.query(sql, params);
 }
 
+/**
+ * A read sent now and awaited later, after more statements are sent behind it: a transaction runs its statements in
+ * the order they were sent, so the read sees what went before it and nothing after, and in a pipelined transaction
+ * the statements behind it go out without waiting for its answer (one wait for the main thread instead of one per
+ * read). Its failure is held until awaited (no unhandled rejection meanwhile); await every read ahead before the
+ * transaction ends.
+ */
+export function readAhead<T>(read: Promise<T>): Promise<T> {
+  read.catch(() => {});
+  return read;
+}
+
 export interface Db extends Queryable {
   readonly kind: "postgres" | "pglite";
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */

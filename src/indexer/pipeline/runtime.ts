@@ -67,8 +67,12 @@ export type IndexerOptions = {
   trailBatches?: number;
 };
 
-/** Enough batches that the addresses they share are written once, few enough that the counters lag by seconds. */
-const DEFAULT_TRAIL_BATCHES = 8;
+/**
+ * Enough batches that the addresses they share are written once (on the busy bench chain, 32 batches of 3,000
+ * transactions cost PostgreSQL a fifth less CPU than 8: docs/benchmarks.md, session 24), few enough that the
+ * counters lag by seconds.
+ */
+const DEFAULT_TRAIL_BATCHES = 32;
 
 export type IndexerDeps = {
   db: Db;

@@ -1,6 +1,6 @@
 import { toBytea } from "../../../db/bytes.js";
 import { byteaArrayCopyText, unixCopyText } from "../../../db/copy-text.js";
-import type { Queryable } from "../../../db/db.js";
+import { type Queryable, readAhead } from "../../../db/db.js";
 import { type BulkColumn, bulkInsert, copyLines } from "./bulk-insert.js";
 import type { BlockRow, CoreRows, CreationRow, LogRow, TransactionRow } from "./derive.js";
 import { contractsAndTokens, markNewContracts, unmarkLostContracts } from "./transaction-facts.js";
@@ -131,21 +131,25 @@ export function encodeCoreRows(rows: CoreRows): EncodedCoreRows {
 
 /**
  * Whether each transaction's recipient is a contract and its created contract a token, by the stored rows and the
- * batch's own creations (the tokens and proxies stages add what they find after it): one lookup per batch.
+ * batch's own creations (the tokens and proxies stages add what they find after it): one lookup per batch, sent
+ * before the batch's creations and awaited once the rows that do not depend on it are sent too.
  */
-async function contractFacts(tx: Queryable, rows: CoreRows) {
+function contractFacts(tx: Queryable, rows: CoreRows) {
   const created = new Set(rows.creations.map((c) => lower(c.address)));
   const asked = new Set<string>();
   for (const t of rows.transactions) {
     if (t.to) asked.add(lower(t.to));
     if (t.contractAddress) asked.add(lower(t.contractAddress));
   }
-  const known = await contractsAndTokens(tx, [...asked].map(toBytea));
-  const toIsContract = (t: TransactionRow) =>
-    t.to !== null && (known.contracts.has(lower(t.to)) || created.has(lower(t.to)));
-  const createsToken = (t: TransactionRow) =>
-    t.contractAddress !== null && known.tokens.has(lower(t.contractAddress));
-  return { toIsContract, createsToken, fresh: [...created].filter((a) => !known.contracts.has(a)) };
+  const lookup = readAhead(contractsAndTokens(tx, [...asked].map(toBytea)));
+  return async () => {
+    const known = await lookup;
+    const toIsContract = (t: TransactionRow) =>
+      t.to !== null && (known.contracts.has(lower(t.to)) || created.has(lower(t.to)));
+    const createsToken = (t: TransactionRow) =>
+      t.contractAddress !== null && known.tokens.has(lower(t.contractAddress));
+    return { toIsContract, createsToken, fresh: [...created].filter((a) => !known.contracts.has(a)) };
+  };
 }
 
 const bool = (b: boolean) => (b ? "t" : "f");
@@ -155,33 +159,40 @@ const bool = (b: boolean) => (b ? "t" : "f");
  * `encoded`: their COPY text built ahead (encodeCoreRows of the same rows), so only the two facts are added here.
  */
 export async function writeCoreRows(tx: Queryable, rows: CoreRows, encoded?: EncodedCoreRows): Promise<void> {
-  const facts = await contractFacts(tx, rows);
+  const factsOf = contractFacts(tx, rows);
   if (encoded && tx.copyFrom) {
     await insertBlocks.writeEncoded(tx, rows.blocks, encoded.blocks);
+    await insertLogs.writeEncoded(tx, rows.logs, encoded.logs);
+    await insertCreations.writeEncoded(tx, rows.creations, encoded.creations);
+    const facts = await factsOf();
     let text = "";
     const lines = encoded.transactionLines;
     rows.transactions.forEach((t, i) => {
       text += `${lines[i]}${bool(facts.toIsContract(t))}\t${bool(facts.createsToken(t))}\n`;
     });
     await tx.copyFrom("transactions", insertTransactions.columns, text);
-    await insertLogs.writeEncoded(tx, rows.logs, encoded.logs);
-    await insertCreations.writeEncoded(tx, rows.creations, encoded.creations);
-  } else {
-    await insertBlocks(tx, rows.blocks);
-    await insertTransactions(
-      tx,
-      rows.transactions.map((t) => ({
-        ...t,
-        toIsContract: facts.toIsContract(t),
-        createsToken: facts.createsToken(t),
-      })),
-    );
-    await insertLogs(tx, rows.logs);
-    await insertCreations(tx, rows.creations);
+    await markFresh(tx, rows, facts.fresh);
+    return;
   }
-  // An address called before it was created (a counterfactual CREATE2 address) is called as a contract now.
-  if (facts.fresh.length && rows.blocks.length)
-    await markNewContracts(tx, facts.fresh.map(toBytea), rows.blocks[0]!.number);
+  const facts = await factsOf();
+  await insertBlocks(tx, rows.blocks);
+  await insertTransactions(
+    tx,
+    rows.transactions.map((t) => ({
+      ...t,
+      toIsContract: facts.toIsContract(t),
+      createsToken: facts.createsToken(t),
+    })),
+  );
+  await insertLogs(tx, rows.logs);
+  await insertCreations(tx, rows.creations);
+  await markFresh(tx, rows, facts.fresh);
+}
+
+/** An address called before it was created (a counterfactual CREATE2 address) is called as a contract now. */
+async function markFresh(tx: Queryable, rows: CoreRows, fresh: readonly string[]): Promise<void> {
+  if (fresh.length && rows.blocks.length)
+    await markNewContracts(tx, fresh.map(toBytea), rows.blocks[0]!.number);
 }
 
 /** Deletes every core row derived from blocks above `ancestor` (a reorganisation). */

@@ -1,6 +1,6 @@
 import type { Address } from "viem";
 import { fromBytea, toBytea } from "../../../db/bytes.js";
-import { command, type Queryable } from "../../../db/db.js";
+import { command, type Queryable, readAhead } from "../../../db/db.js";
 import { bulkInsert } from "../core/bulk-insert.js";
 import type { TokenType } from "../core/token-decode.js";
 import type { TokenRows, TransferRow } from "../core/token-logs.js";
@@ -106,13 +106,15 @@ export async function writeTokenRows(
     );
   }
   // Holder counts move by the pairs that start or stop holding, never recounted: a fungible balance's state before
-  // and after comes back from its own upsert; the pairs whose ids move are probed before and after.
+  // and after comes back from its own upsert; the pairs whose ids move are probed before and after. Every read is
+  // sent in its place among the writes and awaited once all are sent.
   const changes = holdingChanges(transfers);
   const idPairs = nftPairs(changes);
-  const nftBefore = await probeNftHolders(tx, idPairs);
-  const fungible = await applyChanges(tx, changes);
-  const nftAfter = await probeNftHolders(tx, idPairs);
-  const steps = [...fungible, ...nftSteps(idPairs, nftBefore, nftAfter)];
+  const nftBefore = readAhead(probeNftHolders(tx, idPairs));
+  const applied = await applyChanges(tx, changes);
+  const nftAfter = readAhead(probeNftHolders(tx, idPairs));
+  const [fungible] = await Promise.all([applied.fungible, applied.erc721]);
+  const steps = [...fungible, ...nftSteps(idPairs, await nftBefore, await nftAfter)];
   await addCounterDeltas(tx, counterDeltas(steps, transfers, 1));
 }
 
@@ -131,10 +133,14 @@ const insertTransfers = bulkInsert<TransferRow>("token_transfers", [
 ]);
 
 /**
- * Adds per-id and fungible deltas, sets ERC-721 owners; rows that reach zero are removed. Returns how each changed
- * fungible balance moved its pair's holder state.
+ * Adds per-id and fungible deltas, sets ERC-721 owners; rows that reach zero are removed. Resolves once every
+ * statement is sent, with how each changed fungible balance moved its pair's holder state (and the ERC-721
+ * counts' upsert), read ahead: await both.
  */
-async function applyChanges(tx: Queryable, c: HoldingChanges): Promise<HolderStep[]> {
+async function applyChanges(
+  tx: Queryable,
+  c: HoldingChanges,
+): Promise<{ fungible: Promise<HolderStep[]>; erc721: Promise<HolderStep[]> }> {
   if (c.holdings.length) {
     const h = c.holdings;
     const params = [
@@ -162,40 +168,46 @@ async function applyChanges(tx: Queryable, c: HoldingChanges): Promise<HolderSte
     );
   }
   const fungible = await addBalances(tx, "token_fungible_balances", c.fungible);
-  await addBalances(tx, "token_erc721_balances", c.erc721Counts ?? []);
+  const erc721 = await addBalances(tx, "token_erc721_balances", c.erc721Counts ?? []);
   if (c.owners.length) await setOwners(tx, c.owners);
-  return fungible;
+  return { fungible: fungible.steps, erc721: erc721.steps };
 }
 
 /**
- * Adds per-holder deltas to a (holder, token_address, value) table; rows that reach zero are removed. Returns, per
- * changed row that crossed it, how "value > 0" moved (as a fungible holder step): the row's value after comes back
- * from the upsert, and before it is that less the delta (0 for a row the upsert inserted).
+ * Adds per-holder deltas to a (holder, token_address, value) table; rows that reach zero are removed. `steps`
+ * (read ahead: resolves once the statements are sent): per changed row that crossed it, how "value > 0" moved (as
+ * a fungible holder step): the row's value after comes back from the upsert, and before it is that less the delta
+ * (0 for a row the upsert inserted).
  */
 async function addBalances(
   tx: Queryable,
   table: "token_fungible_balances" | "token_erc721_balances",
   f: FungibleDelta[],
-): Promise<HolderStep[]> {
-  if (!f.length) return [];
+): Promise<{ steps: Promise<HolderStep[]> }> {
+  if (!f.length) return { steps: Promise.resolve([]) };
   const holders = f.map((d) => toBytea(d.holder));
   const tokens = f.map((d) => toBytea(d.token));
-  const rows = await tx.query<{ o: Uint8Array; a: Uint8Array; value: string; inserted: boolean }>(
+  const upserted = tx.query<{ o: Uint8Array; a: Uint8Array; value: string; inserted: boolean }>(
     `insert into ${table} (holder, token_address, value)
      select * from unnest($1::bytea[], $2::bytea[], $3::numeric[])
      on conflict (holder, token_address) do update set value = ${table}.value + excluded.value
      returning holder as o, token_address as a, value::text as value, xmax = 0 as inserted`,
     [holders, tokens, f.map((d) => d.delta.toString())],
   );
-  const key = (holder: string, token: string) => `${holder}|${token}`.toLowerCase();
-  const delta = new Map(f.map((d) => [key(d.holder, d.token), d.delta]));
-  const steps: HolderStep[] = [];
-  for (const r of rows) {
-    const token = fromBytea(r.a);
-    const after = BigInt(r.value);
-    const before = r.inserted ? 0n : after - (delta.get(key(fromBytea(r.o), token)) ?? 0n);
-    if (before > 0n !== after > 0n) steps.push({ token, fungible: after > 0n ? 1 : -1, nft: 0 });
-  }
+  const steps = readAhead(
+    upserted.then((rows) => {
+      const key = (holder: string, token: string) => `${holder}|${token}`.toLowerCase();
+      const delta = new Map(f.map((d) => [key(d.holder, d.token), d.delta]));
+      const out: HolderStep[] = [];
+      for (const r of rows) {
+        const token = fromBytea(r.a);
+        const after = BigInt(r.value);
+        const before = r.inserted ? 0n : after - (delta.get(key(fromBytea(r.o), token)) ?? 0n);
+        if (before > 0n !== after > 0n) out.push({ token, fungible: after > 0n ? 1 : -1, nft: 0 });
+      }
+      return out;
+    }),
+  );
   await command(
     tx,
     deleteProbed(
@@ -205,7 +217,7 @@ async function addBalances(
     ),
     [holders, tokens],
   );
-  return steps;
+  return { steps };
 }
 
 async function setOwners(tx: Queryable, owners: Array<OwnerKey & { owner: Address | null }>) {
@@ -285,7 +297,8 @@ export async function revertTokenRows(tx: Queryable, ancestor: number): Promise<
     : [];
   const pairs = touchedPairs(removed, restored);
   const before = await probeHolders(tx, pairs);
-  await applyChanges(tx, { ...inverse, owners: [] });
+  const applied = await applyChanges(tx, { ...inverse, owners: [] });
+  await Promise.all([applied.fungible, applied.erc721]);
   if (keys.length) {
     await deleteOwners(tx, keys);
   }
