@@ -116,8 +116,7 @@ export async function writeTokenRows(
   const nftBefore = readAhead(probeNftHolders(tx, idPairs));
   const applied = await applyChanges(tx, changes);
   const nftAfter = readAhead(probeNftHolders(tx, idPairs));
-  const [fungible] = await Promise.all([applied.fungible, applied.erc721]);
-  const steps = [...fungible, ...nftSteps(idPairs, await nftBefore, await nftAfter)];
+  const steps = [...(await applied.fungible), ...nftSteps(idPairs, await nftBefore, await nftAfter)];
   await addCounterDeltas(tx, counterDeltas(steps, transfers, 1));
 }
 
@@ -137,13 +136,10 @@ const insertTransfers = bulkInsert<TransferRow>("token_transfers", [
 
 /**
  * Adds per-id and fungible deltas, sets ERC-721 owners; rows that reach zero are removed. Resolves once every
- * statement is sent, with how each changed fungible balance moved its pair's holder state (and the ERC-721
- * counts' upsert), read ahead: await both.
+ * statement is sent, with how each changed fungible balance moved its pair's holder state, read ahead (it also
+ * waits for the ERC-721 counts' upsert, so its failure is not left unread): await it.
  */
-async function applyChanges(
-  tx: Queryable,
-  c: HoldingChanges,
-): Promise<{ fungible: Promise<HolderStep[]>; erc721: Promise<HolderStep[]> }> {
+async function applyChanges(tx: Queryable, c: HoldingChanges): Promise<{ fungible: Promise<HolderStep[]> }> {
   if (c.holdings.length) {
     const h = c.holdings;
     const params = [
@@ -173,7 +169,7 @@ async function applyChanges(
   const fungible = await addBalances(tx, "token_fungible_balances", c.fungible);
   const erc721 = await addBalances(tx, "token_erc721_balances", c.erc721Counts ?? []);
   if (c.owners.length) await setOwners(tx, c.owners);
-  return { fungible: fungible.steps, erc721: erc721.steps };
+  return { fungible: readAhead(Promise.all([fungible.steps, erc721.steps]).then(([steps]) => steps)) };
 }
 
 /**
@@ -300,8 +296,7 @@ export async function revertTokenRows(tx: Queryable, ancestor: number): Promise<
     : [];
   const pairs = touchedPairs(removed, restored);
   const before = await probeHolders(tx, pairs);
-  const applied = await applyChanges(tx, { ...inverse, owners: [] });
-  await Promise.all([applied.fungible, applied.erc721]);
+  await (await applyChanges(tx, { ...inverse, owners: [] })).fungible;
   if (keys.length) {
     await deleteOwners(tx, keys);
   }
