@@ -63,13 +63,32 @@ export type IndexerExtension<T = unknown> = {
    * what a crash or a failure left owed), read from the database alone, in a transaction of its own beside the next
    * batches'. It must give the rows `write` gives batch by batch. Its `afterCommit` then follows that transaction.
    */
-  trailing?: { writeStored(tx: Queryable, from: number, to: number): Promise<void> };
+  trailing?: {
+    writeStored(tx: Queryable, from: number, to: number): Promise<void>;
+    /**
+     * What `writeStored` reads back, taken from the batches themselves as they commit (pipeline/trail.ts): a
+     * trailing write of batches this process followed then writes from it and reads none of their rows again.
+     * What a crash or a failure left owed is still written by `writeStored`.
+     */
+    carry?: TrailCarry;
+  };
   /** Deletes or restores everything derived from blocks above `ancestor`, in the reorg transaction. */
   revert(tx: Queryable, ancestor: number): Promise<void>;
   /** Told after a batch commits (e.g. to wake a background worker); must not block. */
   afterCommit?(lastBlock: number): void;
   /** Stops background work the extension started; awaited at shutdown before the database closes. */
   stop?(): Promise<void>;
+};
+
+/**
+ * A trailing stage's sums of committed batches, kept in memory between its writes. `fold` adds a batch to what is
+ * carried (undefined: nothing yet) and returns it; `write` writes the blocks `from`..`to` that the folded batches
+ * cover, in the trailing transaction, with the same rows `writeStored` would give. `S` is the stage's own (the
+ * runtime only hands back what `fold` gave).
+ */
+export type TrailCarry<S = unknown> = {
+  fold(carried: S | undefined, batch: readonly FetchedBlock[]): S;
+  write(tx: Queryable, from: number, to: number, carried: S): Promise<void>;
 };
 
 /** Where a stage's `afterFetch` result of a block is kept, typed for the stage (which alone reads it). */

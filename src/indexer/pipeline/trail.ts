@@ -34,13 +34,17 @@ const trailMoved = (from: number) =>
  * both at once. One trailing write is in flight at a time, in block order; `indexer_trail` (chain-store/trail.ts)
  * says up to which block they have written, moved in the same transaction, so a crash leaves them either level with
  * the checkpoint or behind it by whole batches, which `settle` (also at start) writes from the stored rows before
- * anything else is written. PGlite has one connection: there every batch writes its trailing stages in its own
+ * anything else is written. A stage with `carry` folds each batch it follows into sums kept here, so its trailing
+ * write reads none of the batches' rows back; `settle` drops them and writes from the stored rows. PGlite has one connection: there every batch writes its trailing stages in its own
  * transaction, as before.
  */
 export class TrailingWrites {
   private job: Promise<void> | null = null;
-  /** Committed batches not written yet, not in the write in flight: after block `from` up to `to`. */
-  private owed: { from: number; to: number; batches: number } | null = null;
+  /**
+   * Committed batches not written yet, not in the write in flight: after block `from` up to `to`, with what each
+   * stage that carries its sums folded from them (by the stages' index; undefined for a stage without `carry`).
+   */
+  private owed: { from: number; to: number; batches: number; carried: unknown[] } | null = null;
   /** No `settle` yet: what a crash left owed is not known. */
   private starting = true;
   /** The cursor row may exist (unknown at start: true until a read or a delete says otherwise). */
@@ -72,7 +76,13 @@ export class TrailingWrites {
   follow(batch: readonly FetchedBlock[], before: number): void {
     this.open = true;
     const last = Number(batch[batch.length - 1]!.block.number);
-    this.owed = { from: this.owed?.from ?? before, to: last, batches: (this.owed?.batches ?? 0) + 1 };
+    const carried = this.deps.stages.map((x, i) => x.trailing!.carry?.fold(this.owed?.carried[i], batch));
+    this.owed = {
+      from: this.owed?.from ?? before,
+      to: last,
+      batches: (this.owed?.batches ?? 0) + 1,
+      carried,
+    };
     if (!this.job && this.owed.batches >= this.deps.mergeBatches) this.launch();
   }
 
@@ -90,7 +100,12 @@ export class TrailingWrites {
       try {
         await db.transaction(async (tx) => {
           if (!(await moveTrail(tx, range.from, range.to))) throw trailMoved(range.from);
-          for (const x of stages) await x.trailing!.writeStored(tx, range.from + 1, range.to);
+          for (const [i, x] of stages.entries()) {
+            const trailing = x.trailing!;
+            // Every batch of the range was followed here, so what a carrying stage folded covers all of it.
+            if (trailing.carry) await trailing.carry.write(tx, range.from + 1, range.to, range.carried[i]);
+            else await trailing.writeStored(tx, range.from + 1, range.to);
+          }
         });
         for (const x of stages) x.afterCommit?.(range.to);
       } catch (e) {

@@ -9,6 +9,11 @@ type CoreFetched = BlockTokenLogs & { rows: CoreRows; encoded: EncodedCoreRows }
 
 const CORE = stageSlot<CoreFetched>("core");
 
+/** One block's core rows: as derived when it arrived, or now for a block fetched without this stage's afterFetch. */
+export function coreRowsOf(fetched: FetchedBlock): CoreRows {
+  return CORE.of(fetched)?.rows ?? deriveCoreRows([fetched]);
+}
+
 /**
  * The batch's rows in block order with their COPY text: each block's as derived and encoded when it arrived
  * (undefined text when a block was fetched without this stage's afterFetch: the rows are then derived now).

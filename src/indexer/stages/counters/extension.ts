@@ -2,7 +2,9 @@ import type { FetchedBlock } from "../../../chain/types.js";
 import type { Queryable } from "../../../db/db.js";
 import { committedFact } from "../../pipeline/committed-fact.js";
 import type { IndexerExtension } from "../../pipeline/extension.js";
+import { type AddressFacts, factsParams, foldAddressFacts } from "./carry.js";
 import {
+  ADD_COUNTERS_FROM_FACTS,
   ALL_ROWS,
   addCountersOf,
   DELETE_ADDRESSES,
@@ -96,7 +98,17 @@ export function countersExtension(): IndexerExtension {
       const to = Number(batch[batch.length - 1]!.block.number);
       await add(tx, from, to, rowSourcesOf(batch), ctx.history === true);
     },
-    trailing: { writeStored: (tx, from, to) => add(tx, from, to, ALL_ROWS, false) },
+    trailing: {
+      writeStored: (tx, from, to) => add(tx, from, to, ALL_ROWS, false),
+      carry: {
+        fold: foldAddressFacts,
+        async write(tx, from, to, facts: AddressFacts) {
+          if (!backfilled.value()) await backfillOnce(tx, from - 1);
+          await tx.query(ADD_COUNTERS_FROM_FACTS, [from - 1, to, 1, ...factsParams(facts)]);
+          backfilled.wrote(to, true);
+        },
+      },
+    },
     async revert(tx, ancestor) {
       backfilled.forget();
       await backfillOnce(tx, END);

@@ -125,6 +125,15 @@ const BALANCE_SIGHTINGS = `
 const facts = (from: RowSources) => `${addressFacts(from)}
   union all${BALANCE_SIGHTINGS}`;
 
+/**
+ * Per address, the sums of its facts in the range and its least block there: what `ADD_COUNTERS_FROM_FACTS` is
+ * given (carry.ts), read from the stored rows (the reference its tests compare with).
+ */
+export const SUMMED_ADDRESS_FACTS = `
+  with facts as (${facts(ALL_ROWS)})
+  select address, ${COUNTER_COLUMNS.map(([, f]) => `sum(${f})::text as ${f}`).join(", ")}, min(block) as block
+  from facts group by address`;
+
 /** Upsert of the per-address deltas of `facts` times $3 (1 or -1); `onlyChanged`: no new row version for zeros. */
 const upsertFromFacts = (onlyChanged: boolean) => `
   insert into address_counters (address, ${COUNTER_COLUMNS.map(([c]) => c).join(", ")})
@@ -146,8 +155,8 @@ const upsertFromFacts = (onlyChanged: boolean) => `
  * read address_counters' own index, so a batch writes one row version per address here and one per changed balance
  * in the balances stage, not a second version of each balance row whose count changed.
  */
-const ADDRESS_FACTS_PARTS = (from: RowSources, history: boolean) => `
-  facts as (${facts(from)}),
+const ADDRESS_FACTS_PARTS = (factsSql: string, history: boolean) => `
+  facts as (${factsSql}),
   counted as (${upsertFromFacts(true)}),
   added as (
     insert into addresses (address, first_block)
@@ -241,10 +250,27 @@ export const UPSERT_DAILY_COUNTERS = `${upsertDailyCounters}
  */
 export const addCountersOf = statementVariants(
   ({ history, ...from }: RowSources & { history: boolean }) => `
-  with ${ADDRESS_FACTS_PARTS(from, history)},
+  with ${ADDRESS_FACTS_PARTS(facts(from), history)},
   days as (${upsertDailyCounters})
   ${upsertChainCounters(from)}`,
 );
+
+/**
+ * Writing committed blocks ($3 = 1) whose address facts were summed in memory from the batches themselves
+ * (carry.ts): the same statement with `facts` read from the arrays $4 ... $14 (one row per address, its sums and
+ * least block) instead of from the blocks' rows; the chain and day counters, index-only counts and a read of the
+ * range's blocks, as before. In order (a trailing write): a known address's first block stays.
+ */
+export const ADD_COUNTERS_FROM_FACTS = `
+  with ${ADDRESS_FACTS_PARTS(
+    `select address, block, txs, created, transfers, gas, gas_in, validations, internals, logs, withdrawals
+    from unnest($4::bytea[], $5::int4[], $6::int4[], $7::int4[], $8::int4[], $9::int4[], $10::int4[], $11::int4[],
+      $12::numeric[], $13::numeric[], $14::int8[])
+      as f(address, txs, created, transfers, validations, internals, logs, withdrawals, gas, gas_in, block)`,
+    false,
+  )},
+  days as (${upsertDailyCounters})
+  ${upsertChainCounters(ALL_ROWS)}`;
 
 /** Addresses first seen above the ancestor are forgotten (seen again when their blocks come back). */
 export const DELETE_ADDRESSES = `

@@ -11,6 +11,11 @@ import {
 type Derived = { rows: InternalTransactionRow[]; text: string };
 const DERIVED = stageSlot<Derived>("internal-transactions");
 
+/** One block's rows: as derived when it arrived, or now for a block fetched without this stage's afterFetch. */
+export function internalTransactionsOf(fetched: FetchedBlock): InternalTransactionRow[] {
+  return DERIVED.of(fetched)?.rows ?? deriveInternalTransactions([fetched]);
+}
+
 /** The batch's rows and their text in block order (derived now for a block fetched without this stage). */
 function batchRows(
   batch: readonly FetchedBlock[],
