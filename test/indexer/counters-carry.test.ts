@@ -49,7 +49,10 @@ describe("counters: address facts carried from the batches", () => {
       Array.from({ length: head + 1 }, (_, n) => fetchForStages(rpc, n, caps, own)),
     );
 
-    const stored = async (from: number, to: number) =>
+    const stored = async (
+      from: number,
+      to: number,
+    ): Promise<Record<string, Record<string, string | number>>> =>
       Object.fromEntries(
         (
           await t.db.query<Record<string, string | number> & { address: Uint8Array }>(SUMMED_ADDRESS_FACTS, [

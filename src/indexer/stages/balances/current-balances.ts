@@ -1,3 +1,4 @@
+import type { FetchedBlock } from "../../../chain/types.js";
 import { toBytea } from "../../../db/bytes.js";
 import type { Queryable } from "../../../db/db.js";
 import type { IndexerExtension } from "../../pipeline/extension.js";
@@ -46,15 +47,26 @@ const UPSERT_STORED = upsertLatest(`select distinct on (address) address, value,
     from coin_balance_changes where block_number > $1 and block_number <= $2 and ${byBlock()}
     order by address, block_number desc`);
 
-/** The current balances a batch's balance changes set (top accounts; inside the batch transaction). */
-async function writeCurrentBalances(tx: Queryable, rows: readonly BalanceChangeRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  const latest = new Map<string, BalanceChangeRow>();
-  for (const r of rows) {
+/** Per address (lower-case), its latest balance change of the batches folded in. */
+type Latest = Map<string, BalanceChangeRow>;
+
+/** Adds the batch's balance changes to `into` (a new map when undefined): a later block's change wins. */
+function foldLatest(into: Latest | undefined, batch: readonly FetchedBlock[]): Latest {
+  const latest: Latest = into ?? new Map();
+  for (const r of balanceChangesOf(batch)) {
     const key = r.address.toLowerCase();
     const seen = latest.get(key);
     if (!seen || r.blockNumber >= seen.blockNumber) latest.set(key, r);
   }
+  return latest;
+}
+
+/**
+ * The current balances the latest changes set: a batch's (top accounts; inside the batch transaction), or those
+ * of the committed batches a trailing write carries.
+ */
+async function writeLatest(tx: Queryable, latest: Latest): Promise<void> {
+  if (latest.size === 0) return;
   const written = [...latest.values()];
   await tx.query(UPSERT_ROWS, [
     written.map((r) => toBytea(r.address)),
@@ -116,8 +128,11 @@ async function revertCurrentBalances(tx: Queryable, ancestor: number): Promise<v
 export function currentBalancesExtension(): IndexerExtension {
   return {
     id: "current-balances",
-    write: (tx, batch) => writeCurrentBalances(tx, balanceChangesOf(batch)),
-    trailing: { writeStored: writeStoredCurrentBalances },
+    write: (tx, batch) => writeLatest(tx, foldLatest(undefined, batch)),
+    trailing: {
+      writeStored: writeStoredCurrentBalances,
+      carry: { fold: foldLatest, write: (tx, _from, _to, latest: Latest) => writeLatest(tx, latest) },
+    },
     revert: revertCurrentBalances,
   };
 }

@@ -1,7 +1,10 @@
+import type { FetchedBlock } from "../../../chain/types.js";
+import { toBytea } from "../../../db/bytes.js";
 import type { Queryable } from "../../../db/db.js";
 import { committedFact } from "../../pipeline/committed-fact.js";
 import type { IndexerExtension } from "../../pipeline/extension.js";
-import { ADD_HOT_CONTRACTS, DROP_OLD_MINUTES, SUBTRACT_HOT_CONTRACTS } from "./sql.js";
+import { coreRowsOf } from "../core/extension.js";
+import { ADD_HOT_CONTRACTS, ADD_HOT_SLOTS, DROP_OLD_MINUTES, SUBTRACT_HOT_CONTRACTS } from "./sql.js";
 
 /** Above any block number: the open end of a reorg's range. */
 const END = Number.MAX_SAFE_INTEGER;
@@ -14,6 +17,58 @@ const KEPT_MINUTES = 240;
 
 /** The first minute slot kept behind a block of time `seconds` (epoch). */
 const cutoffAt = (seconds: number) => Math.floor(seconds / 60) - KEPT_MINUTES;
+
+/**
+ * The slots of committed batches, summed in memory as `ADD_HOT_CONTRACTS` sums them from the stored rows: per
+ * granularity, slot and recipient (key `granularity:slot:address`), its transactions and their gas used; and the
+ * time of the newest block folded in (the drop's cutoff).
+ */
+type HotSlots = {
+  slots: Map<
+    string,
+    { granularity: number; slot: number; address: string; transactions: number; gas: bigint }
+  >;
+  lastSeconds: number;
+};
+
+const GRANULARITIES = [60, 86400] as const;
+
+/** Adds the batch's transactions to `into` (new when undefined). Pure but for `into`. */
+function foldSlots(into: HotSlots | undefined, batch: readonly FetchedBlock[]): HotSlots {
+  const hot: HotSlots = into ?? { slots: new Map(), lastSeconds: 0 };
+  for (const fetched of batch) {
+    const { blocks, transactions } = coreRowsOf(fetched);
+    const seconds = blocks[0]!.timestamp;
+    hot.lastSeconds = seconds;
+    for (const t of transactions) {
+      if (t.to === null) continue;
+      const address = t.to.toLowerCase();
+      const gas = BigInt(t.gasUsed);
+      for (const granularity of GRANULARITIES) {
+        const slot = Math.floor(seconds / granularity);
+        const key = `${granularity}:${slot}:${address}`;
+        const seen = hot.slots.get(key);
+        if (seen) {
+          seen.transactions++;
+          seen.gas += gas;
+        } else hot.slots.set(key, { granularity, slot, address, transactions: 1, gas });
+      }
+    }
+  }
+  return hot;
+}
+
+async function writeSlots(tx: Queryable, { slots }: HotSlots): Promise<void> {
+  if (slots.size === 0) return;
+  const rows = [...slots.values()];
+  await tx.query(ADD_HOT_SLOTS, [
+    rows.map((r) => r.granularity),
+    rows.map((r) => r.slot),
+    rows.map((r) => toBytea(r.address)),
+    rows.map((r) => r.transactions),
+    rows.map((r) => r.gas.toString()),
+  ]);
+}
 
 /**
  * `hot_contracts` (migration 165): per recipient its transactions and gas used per minute and per UTC day, for
@@ -33,6 +88,25 @@ export function hotContractsExtension(): IndexerExtension {
     await tx.query(DROP_OLD_MINUTES, [cutoff, since ?? NO_SLOT]);
     dropped.wrote(lastBlock, cutoff);
   };
+  /**
+   * A range of committed batches in order: its slots (carried from the batches, or summed from the stored rows),
+   * then the drop of the minute slots its newest block leaves behind (the last committed cutoff still bounds it).
+   */
+  const addInOrder = async (tx: Queryable, from: number, to: number, hot: HotSlots | null) => {
+    let seconds: number | undefined;
+    if (hot) {
+      await writeSlots(tx, hot);
+      seconds = hot.lastSeconds;
+    } else {
+      await tx.query(ADD_HOT_CONTRACTS, [from - 1, to]);
+      const [last] = await tx.query<{ seconds: string }>(
+        "select extract(epoch from timestamp)::int8 as seconds from blocks where number = $1",
+        [to],
+      );
+      seconds = last ? Number(last.seconds) : undefined;
+    }
+    if (seconds !== undefined) await dropInOrder(tx, to, cutoffAt(seconds));
+  };
   return {
     id: "hot-contracts",
     async write(tx, batch, ctx) {
@@ -49,15 +123,11 @@ export function hotContractsExtension(): IndexerExtension {
       await dropInOrder(tx, Number(last.number), cutoff);
     },
     trailing: {
-      // A range of catch-up batches, or what a crash left owed: in order, so the last committed cutoff still
-      // bounds the drop (unknown after a restart).
-      async writeStored(tx, from, to) {
-        await tx.query(ADD_HOT_CONTRACTS, [from - 1, to]);
-        const [last] = await tx.query<{ seconds: string }>(
-          "select extract(epoch from timestamp)::int8 as seconds from blocks where number = $1",
-          [to],
-        );
-        if (last) await dropInOrder(tx, to, cutoffAt(Number(last.seconds)));
+      // A range of catch-up batches, or what a crash left owed (the last committed cutoff unknown after a restart).
+      writeStored: (tx, from, to) => addInOrder(tx, from, to, null),
+      carry: {
+        fold: foldSlots,
+        write: (tx, from, to, slots: HotSlots) => addInOrder(tx, from, to, slots),
       },
     },
     async revert(tx, ancestor) {

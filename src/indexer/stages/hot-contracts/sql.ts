@@ -21,6 +21,17 @@ export const ADD_HOT_CONTRACTS = `
     gas_used = hot_contracts.gas_used + excluded.gas_used`;
 
 /**
+ * Writing committed blocks whose slots were summed in memory from the batches themselves (extension.ts): the same
+ * upsert, the slots given as arrays ($1 granularities, $2 slots, $3 addresses, $4 transactions, $5 gas used).
+ */
+export const ADD_HOT_SLOTS = `
+  insert into hot_contracts (granularity, slot, address, transactions, gas_used)
+  select * from unnest($1::int4[], $2::int8[], $3::bytea[], $4::int8[], $5::numeric[])
+  on conflict (granularity, slot, address) do update set
+    transactions = hot_contracts.transactions + excluded.transactions,
+    gas_used = hot_contracts.gas_used + excluded.gas_used`;
+
+/**
  * Reverting ($2 open-ended, before the transactions are deleted): a slot row goes when all its transactions are
  * reverted, is reduced otherwise. A minute slot already dropped stays dropped.
  */
