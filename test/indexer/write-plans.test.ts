@@ -1,7 +1,10 @@
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { detectCapabilities } from "../../src/chain/capabilities.js";
+import { createRpc } from "../../src/chain/rpc.js";
 import type { Db, Queryable } from "../../src/db/db.js";
 import { EventBus } from "../../src/events/bus.js";
+import { fetchForStages } from "../../src/indexer/pipeline/extension.js";
 import { indexerStages } from "../../src/indexer/stages/index.js";
 import { createLogger } from "../../src/util/logger.js";
 import { type ActivityContracts, deployActivityContracts, mineActivity, rpc } from "../helpers/activity.js";
@@ -267,11 +270,21 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       await indexToHead(indexer, t.db, url);
       const head = Number(await rpc<string>(url, "eth_blockNumber"));
       // And the trailing stages' write of the same blocks from the stored rows, as catch-up writes several
-      // committed batches at once (rolled back: the batch wrote them already).
+      // committed batches at once, and from what the batches carry (rolled back: the batch wrote them already).
+      const from = before!.last_block + 1;
+      const r = createRpc({ url, batchSize: 100, timeoutMs: 60_000, retries: 3 });
+      const caps = await detectCapabilities(r, { traces: "auto" });
+      const fetched = await Promise.all(
+        Array.from({ length: head - from + 1 }, (_, i) => fetchForStages(r, from + i, caps, stages)),
+      );
       const rolledBack = new Error("rolled back");
       await explaining(t.db, seen, on)
         .transaction(async (tx) => {
-          for (const x of stages) await x.trailing?.writeStored(tx, before!.last_block + 1, head);
+          for (const x of stages) await x.trailing?.writeStored(tx, from, head);
+          for (const x of stages) {
+            const carry = x.trailing?.carry;
+            if (carry) await carry.write(tx, from, head, carry.fold(undefined, fetched));
+          }
           throw rolledBack;
         })
         .catch((e) => {

@@ -35,8 +35,8 @@ export function foldAddressFacts(
   batch: readonly FetchedBlock[],
 ): AddressFacts {
   const facts: AddressFacts = into ?? new Map();
-  const at = (address: string, block: number): Facts => {
-    const key = lower(address);
+  /** The facts of `key` (a lower-case address). */
+  const at = (key: string, block: number): Facts => {
     let f = facts.get(key);
     if (!f) {
       f = {
@@ -57,26 +57,29 @@ export function foldAddressFacts(
   };
   for (const fetched of batch) {
     const core = coreRowsOf(fetched);
-    for (const b of core.blocks) at(b.miner, b.number).validations++;
+    for (const b of core.blocks) at(lower(b.miner), b.number).validations++;
     for (const t of core.transactions) {
       const gas = BigInt(t.gasUsed);
-      const sender = at(t.from, t.blockNumber);
+      const from = lower(t.from);
+      const sender = at(from, t.blockNumber);
       sender.txs++;
       sender.gas += gas;
       if (t.to !== null) {
-        const recipient = at(t.to, t.blockNumber);
-        if (lower(t.to) !== lower(t.from)) recipient.txs++;
+        const to = lower(t.to);
+        const recipient = at(to, t.blockNumber);
+        if (to !== from) recipient.txs++;
         recipient.gasIn += gas;
       }
-      if (t.contractAddress !== null && t.status !== 0) at(t.contractAddress, t.blockNumber).created++;
+      if (t.contractAddress !== null && t.status !== 0) at(lower(t.contractAddress), t.blockNumber).created++;
     }
     for (const x of tokenLogsOf(fetched).transfers) {
       if (x.batchIndex !== 0) continue;
+      // Decoded from topics: lower-case already.
       at(x.from, x.blockNumber).transfers++;
       const recipient = at(x.to, x.blockNumber);
-      if (lower(x.to) !== lower(x.from)) recipient.transfers++;
+      if (x.to !== x.from) recipient.transfers++;
     }
-    for (const l of core.logs) at(l.address, l.blockNumber).logs++;
+    for (const l of core.logs) at(lower(l.address), l.blockNumber).logs++;
     for (const x of internalTransactionsOf(fetched)) {
       // A transaction's top-level call is the transaction itself.
       if (x.type === "call" && x.index === 0) continue;
@@ -93,8 +96,8 @@ export function foldAddressFacts(
         if (created !== from && created !== to) f.internals++;
       }
     }
-    for (const w of deriveWithdrawals([fetched])) at(w.address, w.blockNumber).withdrawals++;
-    // Balance sightings: seen, nothing counted.
+    for (const w of deriveWithdrawals([fetched])) at(lower(w.address), w.blockNumber).withdrawals++;
+    // Balance sightings: seen, nothing counted (the rows' addresses are lower-case).
     for (const c of balanceChangesOf([fetched])) at(c.address, c.blockNumber);
   }
   return facts;

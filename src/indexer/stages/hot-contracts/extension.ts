@@ -18,18 +18,16 @@ const KEPT_MINUTES = 240;
 /** The first minute slot kept behind a block of time `seconds` (epoch). */
 const cutoffAt = (seconds: number) => Math.floor(seconds / 60) - KEPT_MINUTES;
 
+/** One slot's sums for one recipient. */
+type SlotSums = { granularity: number; slot: number; address: string; transactions: number; gas: bigint };
+
 /**
  * The slots of committed batches, summed in memory as `ADD_HOT_CONTRACTS` sums them from the stored rows: per
- * granularity, slot and recipient (key `granularity:slot:address`), its transactions and their gas used; and the
- * time of the newest block folded in (the drop's cutoff).
+ * granularity and slot (key `granularity:slot`), per recipient its transactions and their gas used; and the time
+ * of the newest block folded in (the drop's cutoff). A block's transactions share its slots, so a transaction
+ * costs a look-up by its recipient only.
  */
-type HotSlots = {
-  slots: Map<
-    string,
-    { granularity: number; slot: number; address: string; transactions: number; gas: bigint }
-  >;
-  lastSeconds: number;
-};
+type HotSlots = { slots: Map<string, Map<string, SlotSums>>; lastSeconds: number };
 
 const GRANULARITIES = [60, 86400] as const;
 
@@ -40,27 +38,34 @@ function foldSlots(into: HotSlots | undefined, batch: readonly FetchedBlock[]): 
     const { blocks, transactions } = coreRowsOf(fetched);
     const seconds = blocks[0]!.timestamp;
     hot.lastSeconds = seconds;
+    if (transactions.length === 0) continue;
+    const [minute, day] = GRANULARITIES.map((granularity) => {
+      const slot = Math.floor(seconds / granularity);
+      const key = `${granularity}:${slot}`;
+      let recipients = hot.slots.get(key);
+      if (!recipients) hot.slots.set(key, (recipients = new Map()));
+      return { granularity, slot, recipients };
+    }) as [SlotOf, SlotOf];
     for (const t of transactions) {
       if (t.to === null) continue;
       const address = t.to.toLowerCase();
       const gas = BigInt(t.gasUsed);
-      for (const granularity of GRANULARITIES) {
-        const slot = Math.floor(seconds / granularity);
-        const key = `${granularity}:${slot}:${address}`;
-        const seen = hot.slots.get(key);
+      for (const { granularity, slot, recipients } of [minute, day]) {
+        const seen = recipients.get(address);
         if (seen) {
           seen.transactions++;
           seen.gas += gas;
-        } else hot.slots.set(key, { granularity, slot, address, transactions: 1, gas });
+        } else recipients.set(address, { granularity, slot, address, transactions: 1, gas });
       }
     }
   }
   return hot;
 }
+type SlotOf = { granularity: number; slot: number; recipients: Map<string, SlotSums> };
 
 async function writeSlots(tx: Queryable, { slots }: HotSlots): Promise<void> {
-  if (slots.size === 0) return;
-  const rows = [...slots.values()];
+  const rows = [...slots.values()].flatMap((recipients) => [...recipients.values()]);
+  if (rows.length === 0) return;
   await tx.query(ADD_HOT_SLOTS, [
     rows.map((r) => r.granularity),
     rows.map((r) => r.slot),
