@@ -25,9 +25,17 @@ export function byteaArrayCopyText(values: readonly string[]): string {
   return `{${values.map((v) => `\\\\${byteaCopyText(v)}`).join(",")}}`;
 }
 
+/** The last time formatted: the rows of a block (its balance changes, thousands on a busy chain) share its time. */
+let lastSeconds = Number.NaN;
+let lastText = "";
+
 /** A timestamptz field from Unix seconds (what `to_timestamp(n)` stores). */
 export function unixCopyText(seconds: number): string {
-  return new Date(seconds * 1000).toISOString();
+  if (seconds !== lastSeconds) {
+    lastText = new Date(seconds * 1000).toISOString();
+    lastSeconds = seconds;
+  }
+  return lastText;
 }
 
 /**
