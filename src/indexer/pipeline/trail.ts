@@ -35,8 +35,8 @@ const trailMoved = (from: number) =>
  * says up to which block they have written, moved in the same transaction, so a crash leaves them either level with
  * the checkpoint or behind it by whole batches, which `settle` (also at start) writes from the stored rows before
  * anything else is written. A stage with `carry` folds each batch it follows into sums kept here, so its trailing
- * write reads none of the batches' rows back; `settle` drops them and writes from the stored rows. PGlite has one connection: there every batch writes its trailing stages in its own
- * transaction, as before.
+ * write reads none of the batches' rows back; `settle` drops them and writes from the stored rows. PGlite has one
+ * connection: there every batch writes its trailing stages in its own transaction, as before.
  */
 export class TrailingWrites {
   private job: Promise<void> | null = null;

@@ -3,8 +3,8 @@ import { toBytea } from "../../../db/bytes.js";
 import type { Queryable } from "../../../db/db.js";
 import type { IndexerExtension } from "../../pipeline/extension.js";
 import { byBlock } from "../balance-changes-by-block.js";
+import { balanceChangesOf } from "../stage-data.js";
 import type { BalanceChangeRow } from "./derive.js";
-import { balanceChangesOf } from "./extension.js";
 
 /** Adds `delta` (a SQL expression) to the chain's coin balance sum, kept for stats&action=ethsupply. */
 const addToSum = (

@@ -1,13 +1,19 @@
 import type { Address, Hash } from "viem";
 import type { FetchedBlock } from "../../../chain/types.js";
-import { type IndexerExtension, stageSlot } from "../../pipeline/extension.js";
+import type { IndexerExtension } from "../../pipeline/extension.js";
+import {
+  BALANCE_CHANGES,
+  type BalanceChangesOfBlock,
+  balanceChangesOf,
+  balanceChangesOfBlock,
+} from "../stage-data.js";
 import { type BalanceChangeRow, balanceRows, changesFromPrestate } from "./derive.js";
 import { type BalanceFetch, fetchBalances } from "./fetch.js";
 import { encodeBalanceChanges, revertBalanceChanges, writeBalanceChanges } from "./store.js";
 
 /** A block's balance-change rows and their COPY text, derived as soon as `fetchBalances` brought its data. */
-type Derived = { rows: BalanceChangeRow[]; text: string };
-const DERIVED = stageSlot<Derived>("balances");
+type Derived = BalanceChangesOfBlock;
+const DERIVED = BALANCE_CHANGES;
 
 /** Pure: the balance-change rows of one block, from what `fetchBalances` brought for it. */
 function blockBalanceRows({ block }: FetchedBlock, data: BalanceFetch): BalanceChangeRow[] {
@@ -19,21 +25,13 @@ function blockBalanceRows({ block }: FetchedBlock, data: BalanceFetch): BalanceC
   );
 }
 
-/** The batch's balance changes, in block order (the current balances stage reads them too). */
-export function balanceChangesOf(batch: readonly FetchedBlock[]): BalanceChangeRow[] {
-  return batch.flatMap((fetched) => derivedOf(fetched).rows);
-}
-
 /** The batch's rows and their text, in block order. */
 function batchRows(batch: readonly FetchedBlock[]): Derived {
-  if (batch.length === 1) return derivedOf(batch[0]!);
-  return { rows: balanceChangesOf(batch), text: batch.map((fetched) => derivedOf(fetched).text).join("") };
-}
-
-function derivedOf(fetched: FetchedBlock): Derived {
-  const own = DERIVED.of(fetched);
-  if (!own) throw new Error(`coin balances of block ${Number(fetched.block.number)} were not fetched`);
-  return own;
+  if (batch.length === 1) return balanceChangesOfBlock(batch[0]!);
+  return {
+    rows: balanceChangesOf(batch),
+    text: batch.map((fetched) => balanceChangesOfBlock(fetched).text).join(""),
+  };
 }
 
 /**

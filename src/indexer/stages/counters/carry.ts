@@ -1,10 +1,8 @@
 import type { FetchedBlock } from "../../../chain/types.js";
 import { toBytea } from "../../../db/bytes.js";
-import { balanceChangesOf } from "../balances/extension.js";
 import { coreRowsOf } from "../core/extension.js";
 import { tokenLogsOf } from "../core/token-logs.js";
-import { internalTransactionsOf } from "../internal-transactions/extension.js";
-import { deriveWithdrawals } from "../withdrawals/extension.js";
+import { balanceChangesOf, internalTransactionsOf } from "../stage-data.js";
 
 /** One address's facts over the carried batches: what it adds to each counter, and the least block it is seen in. */
 type Facts = {
@@ -56,6 +54,7 @@ export function foldAddressFacts(
     return f;
   };
   for (const fetched of batch) {
+    const blockNumber = Number(fetched.block.number);
     const core = coreRowsOf(fetched);
     for (const b of core.blocks) at(lower(b.miner), b.number).validations++;
     for (const t of core.transactions) {
@@ -96,7 +95,7 @@ export function foldAddressFacts(
         if (created !== from && created !== to) f.internals++;
       }
     }
-    for (const w of deriveWithdrawals([fetched])) at(lower(w.address), w.blockNumber).withdrawals++;
+    for (const w of fetched.block.withdrawals ?? []) at(lower(w.address), blockNumber).withdrawals++;
     // Balance sightings: seen, nothing counted (the rows' addresses are lower-case).
     for (const c of balanceChangesOf([fetched])) at(c.address, c.blockNumber);
   }

@@ -1,5 +1,6 @@
 import type { FetchedBlock } from "../../../chain/types.js";
-import { type IndexerExtension, stageSlot } from "../../pipeline/extension.js";
+import type { IndexerExtension } from "../../pipeline/extension.js";
+import { INTERNAL_TRANSACTIONS, type InternalTransactionsOfBlock } from "../stage-data.js";
 import { deriveInternalTransactions, type InternalTransactionRow } from "./derive.js";
 import {
   encodeInternalTransactions,
@@ -8,13 +9,8 @@ import {
 } from "./store.js";
 
 /** A block's call frames as rows, with their COPY text: derived and encoded when the block arrives. */
-type Derived = { rows: InternalTransactionRow[]; text: string };
-const DERIVED = stageSlot<Derived>("internal-transactions");
-
-/** One block's rows: as derived when it arrived, or now for a block fetched without this stage's afterFetch. */
-export function internalTransactionsOf(fetched: FetchedBlock): InternalTransactionRow[] {
-  return DERIVED.of(fetched)?.rows ?? deriveInternalTransactions([fetched]);
-}
+type Derived = InternalTransactionsOfBlock;
+const DERIVED = INTERNAL_TRANSACTIONS;
 
 /** The batch's rows and their text in block order (derived now for a block fetched without this stage). */
 function batchRows(
