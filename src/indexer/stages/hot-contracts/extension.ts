@@ -43,7 +43,10 @@ function foldSlots(into: HotSlots | undefined, batch: readonly FetchedBlock[]): 
       const slot = Math.floor(seconds / granularity);
       const key = `${granularity}:${slot}`;
       let recipients = hot.slots.get(key);
-      if (!recipients) hot.slots.set(key, (recipients = new Map()));
+      if (!recipients) {
+        recipients = new Map();
+        hot.slots.set(key, recipients);
+      }
       return { granularity, slot, recipients };
     }) as [SlotOf, SlotOf];
     for (const t of transactions) {
