@@ -3,7 +3,7 @@ import { detectCapabilities } from "../../src/chain/capabilities.js";
 import type { ChainTypeSetting } from "../../src/chain/chain-type.js";
 import { createRpc } from "../../src/chain/rpc.js";
 import { fromBytea } from "../../src/db/bytes.js";
-import type { Db } from "../../src/db/db.js";
+import type { Db, Queryable } from "../../src/db/db.js";
 import type { IndexerExtension } from "../../src/indexer/pipeline/extension.js";
 import { Indexer, type IndexerOptions } from "../../src/indexer/pipeline/runtime.js";
 import { coreRowsExtension } from "../../src/indexer/stages/core/extension.js";
@@ -57,7 +57,7 @@ export async function indexToHead(indexer: Indexer, db: Db, url: string): Promis
 }
 
 /** Every row of the given tables, in key order, as comparable JSON strings. */
-export async function dumpTables(db: Db, tables: string[]): Promise<Record<string, string[]>> {
+export async function dumpTables(db: Queryable, tables: string[]): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
   for (const t of tables) {
     const rows = await db.query(`select * from ${t}`);

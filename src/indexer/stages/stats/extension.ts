@@ -3,7 +3,14 @@ import type { Queryable } from "../../../db/db.js";
 import { committedFact } from "../../pipeline/committed-fact.js";
 import type { IndexerExtension } from "../../pipeline/extension.js";
 import { mayCreateContracts } from "../core/derive.js";
-import { ADD_DAILY_STATS, addDailyStatsOf, type DaySources, SUBTRACT_DAILY_STATS } from "./sql.js";
+import { dayFactsParams, foldDayFacts, type StatsCarry } from "./carry.js";
+import {
+  ADD_DAILY_STATS,
+  ADD_DAILY_STATS_FROM_CARRY,
+  addDailyStatsOf,
+  type DaySources,
+  SUBTRACT_DAILY_STATS,
+} from "./sql.js";
 
 /** Above any block number: the open end of a reorg's range. */
 const END = Number.MAX_SAFE_INTEGER;
@@ -54,7 +61,17 @@ export function statsExtension(): IndexerExtension {
       const to = Number(batch[batch.length - 1]!.block.number);
       await add(tx, from, to, addDailyStatsOf(daySourcesOf(batch)));
     },
-    trailing: { writeStored: (tx, from, to) => add(tx, from, to, ADD_DAILY_STATS) },
+    trailing: {
+      writeStored: (tx, from, to) => add(tx, from, to, ADD_DAILY_STATS),
+      carry: {
+        fold: foldDayFacts,
+        async write(tx, from, to, carried: StatsCarry) {
+          if (!backfilled.value()) await backfillOnce(tx, from - 1);
+          await tx.query(ADD_DAILY_STATS_FROM_CARRY, [from - 1, to, 1, ...dayFactsParams(carried)]);
+          backfilled.wrote(to, true);
+        },
+      },
+    },
     async revert(tx, ancestor) {
       backfilled.forget();
       await backfillOnce(tx, END);

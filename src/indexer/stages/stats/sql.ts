@@ -10,10 +10,23 @@ import { statementVariants } from "../statement-variants.js";
 const inRange = (column: string) => `${column} > $1 and ${column} <= $2`;
 
 /** The OP stack's L1 attributes depositor: its deposits are the protocol's, not users' ("operational" excludes them). */
-const ATTRIBUTES_DEPOSITOR = "\\xdeaddeaddeaddeaddeaddeaddeaddeaddead0001";
+export const ATTRIBUTES_DEPOSITOR = "0xdeaddeaddeaddeaddeaddeaddeaddeaddead0001";
 
 /** Burnt coins are not circulating: the zero address's balance is left out of the supply. */
 const ZERO_ADDRESS = "\\x0000000000000000000000000000000000000000";
+/**
+ * The day sums a trailing write carries from the batches (carry.ts), each the sum of what the fact of the
+ * transactions or the creations below gives it: their arrays follow the days' ($7) from $8 on, in this order.
+ */
+export const CARRIED_DAY_COLUMNS = [
+  "successful_transactions",
+  "operational_transactions",
+  "gas_price_sum",
+  "priced_transactions",
+  "native_transfers",
+  "contracts",
+] as const;
+
 /** The stats service's holder: an address with at least 0.001 of the coin (10^15 wei). */
 const HOLDER_MIN = "1000000000000000";
 
@@ -74,7 +87,7 @@ const ALL_SOURCES: DaySources = { transactions: true, creations: true, authoriza
  * new_native_coin_transfers); the price a transaction paid is its receipt's effective gas price (its gas price
  * before London, as the service's average_gas_price takes it).
  */
-const dayFacts = (from: DaySources) => [
+const dayFacts = (from: DaySources, carried = false) => [
   fact(
     {
       blocks: "1",
@@ -84,12 +97,22 @@ const dayFacts = (from: DaySources) => [
     },
     "from b",
   ),
-  ...(from.transactions
+  // The transactions' and creations' facts summed per day in memory (carry.ts), or read from their rows.
+  ...(carried
+    ? [
+        fact(
+          Object.fromEntries(CARRIED_DAY_COLUMNS.map((c) => [c, `d.${c}`])),
+          `from unnest($7::date[], ${CARRIED_DAY_COLUMNS.map((_, i) => `$${i + 8}::numeric[]`).join(", ")})
+            as d(day, ${CARRIED_DAY_COLUMNS.join(", ")})`,
+        ),
+      ]
+    : []),
+  ...(from.transactions && !carried
     ? [
         fact(
           {
             successful_transactions: "(t.status = 1)::int",
-            operational_transactions: `(not (t.type = 126 and t.from_address = '${ATTRIBUTES_DEPOSITOR}'::bytea))::int`,
+            operational_transactions: `(not (t.type = 126 and t.from_address = '\\x${ATTRIBUTES_DEPOSITOR.slice(2)}'::bytea))::int`,
             gas_price_sum: "coalesce(t.effective_gas_price, t.gas_price, 0)",
             priced_transactions: "(coalesce(t.effective_gas_price, t.gas_price) is not null)::int",
             native_transfers: "(t.value > 0)::int",
@@ -98,7 +121,9 @@ const dayFacts = (from: DaySources) => [
         ),
       ]
     : []),
-  ...(from.creations ? [fact({ contracts: "1" }, `from ${inBlocks("contract_creations", "c")}`)] : []),
+  ...(from.creations && !carried
+    ? [fact({ contracts: "1" }, `from ${inBlocks("contract_creations", "c")}`)]
+    : []),
   ...(from.authorizations
     ? [fact({ authorizations: "1" }, `from ${inBlocks("transaction_authorizations", "a")}`)]
     : []),
@@ -140,11 +165,7 @@ const UPSERT_DAILY = `
  * left as it is, no row version written); a sender never seen before adds a new account on the day of its first
  * block. Without transactions there are no senders. Both are sets, the same in any order of batches (head first).
  */
-const addDailyStats = (from: DaySources) =>
-  from.transactions
-    ? `
-  with ${BLOCKS},
-  ${SENT},
+const ACCOUNTS_AND_FACTS = (facts: string[]) => `
   fresh as (
     insert into daily_active_accounts (day, address) select day, address from sent
     on conflict (day, address) do nothing
@@ -155,15 +176,33 @@ const addDailyStats = (from: DaySources) =>
     on conflict (address) do nothing
     returning first_block),
   facts as (
-    ${dayFacts(from).join("\n    union all ")}
+    ${facts.join("\n    union all ")}
     union all ${fact({ active_accounts: "1" }, "from fresh")}
     union all ${fact({ new_accounts: "1" }, "from firsts f join b on b.number = f.first_block")})
-  ${UPSERT_DAILY}`
+  ${UPSERT_DAILY}`;
+
+const addDailyStats = (from: DaySources) =>
+  from.transactions
+    ? `
+  with ${BLOCKS},
+  ${SENT},${ACCOUNTS_AND_FACTS(dayFacts(from))}`
     : `
   with ${BLOCKS},
   facts as (
     ${dayFacts(from).join("\n    union all ")})
   ${UPSERT_DAILY}`;
+
+/**
+ * Writing committed blocks ($1 < block <= $2, $3 = 1) whose transactions' and creations' facts were summed in memory
+ * from the batches themselves (carry.ts): the senders per day with their first block ($4 days, $5 addresses, $6
+ * blocks) and the day sums ($7 days, then `CARRIED_DAY_COLUMNS`), with every other fact read as `ADD_DAILY_STATS`
+ * reads it.
+ */
+export const ADD_DAILY_STATS_FROM_CARRY = `
+  with ${BLOCKS},
+  sent as (select * from unnest($4::date[], $5::bytea[], $6::int8[]) as s(day, address, first_block)),${ACCOUNTS_AND_FACTS(
+    dayFacts(ALL_SOURCES, true),
+  )}`;
 
 /** Writing a batch whose sources are all possible (a backfill). */
 export const ADD_DAILY_STATS = addDailyStats(ALL_SOURCES);
