@@ -1,6 +1,7 @@
 import type { FetchedBlock } from "../../../chain/types.js";
 import { toBytea } from "../../../db/bytes.js";
 import { coreRowsOf } from "../core/extension.js";
+import { balanceChangesOf } from "../stage-data.js";
 import { ATTRIBUTES_DEPOSITOR } from "./sql.js";
 
 const OP_DEPOSIT = 126;
@@ -13,30 +14,50 @@ type DaySums = {
   priced: number;
   nativeTransfers: number;
   contracts: number;
+  /** The balance steps of the day whose previous balance is a change of the same range (see `firsts`). */
+  supplyChange: bigint;
+  holdersChange: number;
 };
 
 /**
- * What the stats stage's trailing write carries: per UTC day (`YYYY-MM-DD`) its sums, and per day and sender
- * (key `day:address`) the sender's first block that day (the active and new accounts).
+ * What the stats stage's trailing write carries: per UTC day (`YYYY-MM-DD`) its sums; per day and sender (key
+ * `day:address`) the sender's first block that day (the active and new accounts); each address's first balance
+ * change of the range (its step's previous balance is the stored one, read by the write) and its latest balance.
  */
 export type StatsCarry = {
   days: Map<string, DaySums>;
   sent: Map<string, { day: string; address: string; firstBlock: number }>;
+  firsts: Array<{ day: string; address: string; value: string }>;
+  latest: Map<string, bigint>;
 };
+
+/** The stats service's holder: at least 0.001 of the coin (sql.ts); the zero address's coins are burnt. */
+const HOLDER_MIN = 10n ** 15n;
+const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
+const holder = (v: bigint) => (v >= HOLDER_MIN ? 1 : 0);
 
 /** The UTC day of Unix seconds, as PostgreSQL's `(timestamp at time zone 'UTC')::date` gives it. */
 const utcDay = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
 
-/** Adds the batch's transactions and creations to `into` (new when undefined). Pure but for `into`. */
+/** Adds the batch's transactions, creations and balance changes to `into` (new when undefined). Pure but for `into`. */
 export function foldDayFacts(into: StatsCarry | undefined, batch: readonly FetchedBlock[]): StatsCarry {
-  const carry: StatsCarry = into ?? { days: new Map(), sent: new Map() };
+  const carry: StatsCarry = into ?? { days: new Map(), sent: new Map(), firsts: [], latest: new Map() };
   for (const fetched of batch) {
     const { blocks, transactions, creations } = coreRowsOf(fetched);
     const block = blocks[0]!;
     const day = utcDay(block.timestamp);
     let sums = carry.days.get(day);
     if (!sums) {
-      sums = { successful: 0, operational: 0, gasPriceSum: 0n, priced: 0, nativeTransfers: 0, contracts: 0 };
+      sums = {
+        successful: 0,
+        operational: 0,
+        gasPriceSum: 0n,
+        priced: 0,
+        nativeTransfers: 0,
+        contracts: 0,
+        supplyChange: 0n,
+        holdersChange: 0,
+      };
       carry.days.set(day, sums);
     }
     sums.contracts += creations.length;
@@ -55,12 +76,25 @@ export function foldDayFacts(into: StatsCarry | undefined, batch: readonly Fetch
       if (!seen) carry.sent.set(key, { day, address: from, firstBlock: t.blockNumber });
       else if (t.blockNumber < seen.firstBlock) seen.firstBlock = t.blockNumber;
     }
+    // The block's balance changes (one an address, lower-case), in block order: a step from the address's
+    // previous balance to this one (`BALANCE_STEPS` in sql.ts).
+    for (const c of balanceChangesOf([fetched])) {
+      const value = BigInt(c.value);
+      const previous = carry.latest.get(c.address);
+      carry.latest.set(c.address, value);
+      if (previous === undefined) {
+        carry.firsts.push({ day, address: c.address, value: c.value });
+        continue;
+      }
+      if (c.address !== ZERO_ADDRESS) sums.supplyChange += value - previous;
+      sums.holdersChange += holder(value) - holder(previous);
+    }
   }
   return carry;
 }
 
 /** The carried sums as `ADD_DAILY_STATS_FROM_CARRY`'s parameters after the range and the sign ($4 ...). */
-export function dayFactsParams({ days, sent }: StatsCarry): unknown[] {
+export function dayFactsParams({ days, sent, firsts }: StatsCarry): unknown[] {
   const senders = [...sent.values()];
   const sums = [...days.values()];
   return [
@@ -75,5 +109,10 @@ export function dayFactsParams({ days, sent }: StatsCarry): unknown[] {
     sums.map((d) => d.priced),
     sums.map((d) => d.nativeTransfers),
     sums.map((d) => d.contracts),
+    sums.map((d) => d.supplyChange.toString()),
+    sums.map((d) => d.holdersChange),
+    firsts.map((f) => f.day),
+    firsts.map((f) => toBytea(f.address)),
+    firsts.map((f) => f.value),
   ];
 }

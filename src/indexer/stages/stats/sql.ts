@@ -25,7 +25,13 @@ export const CARRIED_DAY_COLUMNS = [
   "priced_transactions",
   "native_transfers",
   "contracts",
+  // The balance steps but each address's first in the range (whose previous balance is the stored one below it).
+  "supply_change",
+  "holders_change",
 ] as const;
+
+/** The parameter after the carried day columns: each address's first balance change ($n day, $n+1, $n+2 value). */
+const FIRST_CHANGES = 8 + CARRIED_DAY_COLUMNS.length;
 
 /** The stats service's holder: an address with at least 0.001 of the coin (10^15 wei). */
 const HOLDER_MIN = "1000000000000000";
@@ -135,15 +141,31 @@ const dayFacts = (from: DaySources, carried = false) => [
         ),
       ]
     : []),
+  // The change rows carry their block's time: no join to `b`, whose rescans the planner chose per row.
+  stepsFact(carried ? CARRIED_FIRST_STEPS : BALANCE_STEPS),
+];
+
+/** The supply and holders change of balance steps (`steps`: day, address, value, previous). */
+const stepsFact = (steps: string) =>
   fact(
     {
       supply_change: `case when c.address = '${ZERO_ADDRESS}'::bytea then 0 else c.value - c.previous end`,
       holders_change: `(c.value >= ${HOLDER_MIN})::int - (c.previous >= ${HOLDER_MIN})::int`,
     },
-    // The change rows carry their block's time: no join to `b`, whose rescans the planner chose per row.
-    `from (${BALANCE_STEPS}) c`,
-  ),
-];
+    `from (${steps}) c`,
+  );
+
+/**
+ * The steps of each address's first balance change in a carried range (carry.ts; its later steps are in the day
+ * sums): the previous balance is its stored row's below the range, as `BALANCE_STEPS` probes it.
+ */
+const CARRIED_FIRST_STEPS = `select f.day, f.address, f.value, coalesce(
+        (select p.value from coin_balance_changes p
+         where p.address = f.address and p.block_number <= $1
+         order by p.block_number desc limit 1), 0) as previous
+    from unnest($${FIRST_CHANGES}::date[], $${FIRST_CHANGES + 1}::bytea[], $${FIRST_CHANGES + 2}::numeric[])
+      as f(day, address, value)
+    offset 0`;
 
 const BLOCKS = `b as (select number, gas_limit, size, (timestamp at time zone 'UTC')::date as day from blocks where ${inRange("number")})`;
 
@@ -193,10 +215,11 @@ const addDailyStats = (from: DaySources) =>
   ${UPSERT_DAILY}`;
 
 /**
- * Writing committed blocks ($1 < block <= $2, $3 = 1) whose transactions' and creations' facts were summed in memory
- * from the batches themselves (carry.ts): the senders per day with their first block ($4 days, $5 addresses, $6
- * blocks) and the day sums ($7 days, then `CARRIED_DAY_COLUMNS`), with every other fact read as `ADD_DAILY_STATS`
- * reads it.
+ * Writing committed blocks ($1 < block <= $2, $3 = 1) whose transactions', creations' and balance steps' facts were
+ * summed in memory from the batches themselves (carry.ts): the senders per day with their first block ($4 days, $5
+ * addresses, $6 blocks), the day sums ($7 days, then `CARRIED_DAY_COLUMNS`) and each address's first balance change
+ * in the range (`CARRIED_FIRST_STEPS`), with the blocks', authorizations' and rewards' facts read as
+ * `ADD_DAILY_STATS` reads them.
  */
 export const ADD_DAILY_STATS_FROM_CARRY = `
   with ${BLOCKS},
