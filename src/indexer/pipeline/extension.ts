@@ -87,6 +87,11 @@ export type IndexerExtension<T = unknown> = {
  * runtime only hands back what `fold` gave).
  */
 export type TrailCarry<S = unknown> = {
+  /**
+   * The stages whose rows `writeStored` reads: the sums are carried only when every one of them runs (a stage
+   * left out writes no rows, which the fold, reading the fetched blocks, would count all the same).
+   */
+  needs: readonly StageId[];
   fold(carried: S | undefined, batch: readonly FetchedBlock[]): S;
   write(tx: Queryable, from: number, to: number, carried: S): Promise<void>;
 };

@@ -130,6 +130,7 @@ export class Indexer {
       db: deps.db,
       logger: deps.logger,
       stages: deps.extensions.filter((x) => x.trailing),
+      present: new Set(deps.extensions.map((x) => x.id)),
       mergeBatches: deps.options.trailBatches ?? DEFAULT_TRAIL_BATCHES,
     });
   }

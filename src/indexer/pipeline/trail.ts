@@ -3,13 +3,15 @@ import { closeTrail, moveTrail, openTrail, readTrail } from "../../chain-store/t
 import type { Db, Queryable } from "../../db/db.js";
 import { LookoutError } from "../../errors/base.js";
 import type { Logger } from "../../util/logger.js";
-import type { IndexerExtension } from "./extension.js";
+import type { IndexerExtension, StageId, TrailCarry } from "./extension.js";
 
 type Deps = {
   db: Db;
   logger: Logger;
   /** The trailing stages, in write order. */
   stages: readonly IndexerExtension[];
+  /** Every stage the indexer runs (a stage carries its sums only when the stages it `needs` are among them). */
+  present: ReadonlySet<StageId>;
   /**
    * Committed batches one trailing write covers: their sums are read back and written once for the whole range, so
    * an address (a day, a minute slot) the batches share gets one new row version instead of one per batch.
@@ -52,7 +54,15 @@ export class TrailingWrites {
   /** A trailing write failed: what it owed is written by `settle` before the next batch. */
   private failed = false;
 
-  constructor(private readonly deps: Deps) {}
+  /** By the stages' index: the carry of a stage that carries its sums here, undefined for the others. */
+  private readonly carries: ReadonlyArray<TrailCarry | undefined>;
+
+  constructor(private readonly deps: Deps) {
+    this.carries = deps.stages.map((x) => {
+      const carry = x.trailing!.carry;
+      return carry?.needs.every((id) => deps.present.has(id)) ? carry : undefined;
+    });
+  }
 
   /** Whether a batch may leave its trailing stages to a transaction of their own. */
   get usable(): boolean {
@@ -76,7 +86,7 @@ export class TrailingWrites {
   follow(batch: readonly FetchedBlock[], before: number): void {
     this.open = true;
     const last = Number(batch[batch.length - 1]!.block.number);
-    const carried = this.deps.stages.map((x, i) => x.trailing!.carry?.fold(this.owed?.carried[i], batch));
+    const carried = this.carries.map((carry, i) => carry?.fold(this.owed?.carried[i], batch));
     this.owed = {
       from: this.owed?.from ?? before,
       to: last,
@@ -101,10 +111,10 @@ export class TrailingWrites {
         await db.transaction(async (tx) => {
           if (!(await moveTrail(tx, range.from, range.to))) throw trailMoved(range.from);
           for (const [i, x] of stages.entries()) {
-            const trailing = x.trailing!;
             // Every batch of the range was followed here, so what a carrying stage folded covers all of it.
-            if (trailing.carry) await trailing.carry.write(tx, range.from + 1, range.to, range.carried[i]);
-            else await trailing.writeStored(tx, range.from + 1, range.to);
+            const carry = this.carries[i];
+            if (carry) await carry.write(tx, range.from + 1, range.to, range.carried[i]);
+            else await x.trailing!.writeStored(tx, range.from + 1, range.to);
           }
         });
         for (const x of stages) x.afterCommit?.(range.to);

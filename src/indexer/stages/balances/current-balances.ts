@@ -131,7 +131,11 @@ export function currentBalancesExtension(): IndexerExtension {
     write: (tx, batch) => writeLatest(tx, foldLatest(undefined, batch)),
     trailing: {
       writeStored: writeStoredCurrentBalances,
-      carry: { fold: foldLatest, write: (tx, _from, _to, latest: Latest) => writeLatest(tx, latest) },
+      carry: {
+        needs: ["balances"],
+        fold: foldLatest,
+        write: (tx, _from, _to, latest: Latest) => writeLatest(tx, latest),
+      },
     },
     revert: revertCurrentBalances,
   };

@@ -101,6 +101,9 @@ export function countersExtension(): IndexerExtension {
     trailing: {
       writeStored: (tx, from, to) => add(tx, from, to, ALL_ROWS, false),
       carry: {
+        // The rows its facts come from: core's, the token transfers, internal transactions, withdrawals and
+        // balance changes.
+        needs: ["core", "tokens", "internal-transactions", "withdrawals", "balances"],
         fold: foldAddressFacts,
         async write(tx, from, to, facts: AddressFacts) {
           if (!backfilled.value()) await backfillOnce(tx, from - 1);

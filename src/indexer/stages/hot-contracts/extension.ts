@@ -134,6 +134,7 @@ export function hotContractsExtension(): IndexerExtension {
       // A range of catch-up batches, or what a crash left owed (the last committed cutoff unknown after a restart).
       writeStored: (tx, from, to) => addInOrder(tx, from, to, null),
       carry: {
+        needs: ["core"],
         fold: foldSlots,
         write: (tx, from, to, slots: HotSlots) => addInOrder(tx, from, to, slots),
       },

@@ -64,6 +64,7 @@ export function statsExtension(): IndexerExtension {
     trailing: {
       writeStored: (tx, from, to) => add(tx, from, to, ADD_DAILY_STATS),
       carry: {
+        needs: ["core", "balances"],
         fold: foldDayFacts,
         async write(tx, from, to, carried: StatsCarry) {
           if (!backfilled.value()) await backfillOnce(tx, from - 1);
