@@ -119,7 +119,7 @@ describe("trailing stages: sums carried from the batches", () => {
       Array.from({ length: head - from + 1 }, (_, i) => fetchForStages(rpc, from + i, caps, own)),
     );
     // Each way writes the range once more over the indexed chain (so sums count it twice), then rolls back.
-    const after = async (write: (tx: Queryable) => Promise<void>) => {
+    const tablesAfter = async (write: (tx: Queryable) => Promise<void>) => {
       let dump: Record<string, string[]> = {};
       await t.db
         .transaction(async (tx) => {
@@ -133,10 +133,10 @@ describe("trailing stages: sums carried from the batches", () => {
       return dump;
     };
     const before = await dumpTables(t.db, TABLES);
-    const stored = await after(async (tx) => {
+    const stored = await tablesAfter(async (tx) => {
       for (const x of carrying) await x.trailing!.writeStored(tx, from, head);
     });
-    const carried = await after(async (tx) => {
+    const carried = await tablesAfter(async (tx) => {
       for (const x of carrying) {
         const carry = x.trailing!.carry!;
         let sums: unknown;
