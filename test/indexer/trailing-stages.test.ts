@@ -140,6 +140,44 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       }
     });
 
+    it("a range whose sums a stage failed to fold is written from the stored rows", {
+      timeout: 600_000,
+    }, async () => {
+      const url = chain.anvil.url;
+      const t: TestDb = await createTestDb();
+      try {
+        const w = witness();
+        const carriedWrites: number[] = [];
+        const failing: IndexerExtension = {
+          ...w.ext,
+          id: "test-trailing-failing-fold",
+          trailing: {
+            ...w.ext.trailing!,
+            carry: {
+              needs: [],
+              fold: () => {
+                throw new Error("a fold that fails");
+              },
+              write: async (_tx, from) => {
+                carriedWrites.push(from);
+              },
+            },
+          },
+        };
+        const indexer = await createTestIndexer(t.db, url, {
+          batchSize: 5,
+          trailBatches: 2,
+          stages: [...productionStages(), failing],
+        });
+        await indexToHead(indexer, t.db, url);
+        expect(carriedWrites).toEqual([]);
+        expect(w.stored.length).toBeGreaterThan(1);
+        await expectEqualToCleanIndex(t.db, url);
+      } finally {
+        await t.drop();
+      }
+    });
+
     it("a trailing write that is lost is written from the stored rows, by the same process or after a restart", {
       timeout: 600_000,
     }, async () => {

@@ -19,6 +19,9 @@ type Deps = {
   mergeBatches: number;
 };
 
+/** What a stage whose fold failed carries for the rest of its range: the range is written from the stored rows. */
+const UNCARRIED = Symbol("uncarried");
+
 /** Owed batches past which a catching-up batch waits for the trailing write in flight (their lag stays bounded). */
 const OWED_LIMIT = 4;
 
@@ -86,7 +89,17 @@ export class TrailingWrites {
   follow(batch: readonly FetchedBlock[], before: number): void {
     this.open = true;
     const last = Number(batch[batch.length - 1]!.block.number);
-    const carried = this.carries.map((carry, i) => carry?.fold(this.owed?.carried[i], batch));
+    const carried = this.carries.map((carry, i) => {
+      const before = this.owed?.carried[i];
+      if (!carry || before === UNCARRIED) return before;
+      try {
+        return carry.fold(before, batch);
+      } catch (e) {
+        // The range is then written from the stored rows: sums that missed a batch would be wrong.
+        this.deps.logger.warn({ err: e, stage: this.deps.stages[i]!.id }, "Trailing sums not carried");
+        return UNCARRIED;
+      }
+    });
     this.owed = {
       from: this.owed?.from ?? before,
       to: last,
@@ -113,7 +126,8 @@ export class TrailingWrites {
           for (const [i, x] of stages.entries()) {
             // Every batch of the range was followed here, so what a carrying stage folded covers all of it.
             const carry = this.carries[i];
-            if (carry) await carry.write(tx, range.from + 1, range.to, range.carried[i]);
+            const carried = range.carried[i];
+            if (carry && carried !== UNCARRIED) await carry.write(tx, range.from + 1, range.to, carried);
             else await x.trailing!.writeStored(tx, range.from + 1, range.to);
           }
         });
