@@ -2,7 +2,7 @@ import type { FetchedBlock } from "../../../chain/types.js";
 import { toBytea } from "../../../db/bytes.js";
 import { coreRowsOf } from "../core/extension.js";
 import { tokenLogsOf } from "../core/token-logs.js";
-import { balanceChangesOf, internalTransactionsOf } from "../stage-data.js";
+import { balanceChangesOfBlock, internalTransactionsOf } from "../stage-data.js";
 
 /** One address's facts over the carried batches: what it adds to each counter, and the least block it is seen in. */
 type Facts = {
@@ -97,7 +97,7 @@ export function foldAddressFacts(
     }
     for (const w of fetched.block.withdrawals ?? []) at(lower(w.address), blockNumber).withdrawals++;
     // Balance sightings: seen, nothing counted (the rows' addresses are lower-case).
-    for (const c of balanceChangesOf([fetched])) at(c.address, c.blockNumber);
+    for (const c of balanceChangesOfBlock(fetched).rows) at(c.address, c.blockNumber);
   }
   return facts;
 }

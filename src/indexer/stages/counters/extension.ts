@@ -34,16 +34,6 @@ export function rowSourcesOf(batch: readonly FetchedBlock[]): RowSources {
   };
 }
 
-async function addRange(
-  tx: Queryable,
-  from: number,
-  to: number,
-  sources: RowSources,
-  history: boolean,
-): Promise<void> {
-  await tx.query(addCountersOf({ ...sources, history }), [from - 1, to, 1]);
-}
-
 async function subtractAbove(tx: Queryable, ancestor: number): Promise<void> {
   const rows = await tx.query<{ address: Uint8Array; empty: boolean }>(SUBTRACT_ADDRESS_FACTS, [
     ancestor,
@@ -73,7 +63,7 @@ async function backfillOnce(tx: Queryable, upTo: number): Promise<void> {
        and exists (select 1 from blocks where number <= $1) as pending`,
     [upTo],
   );
-  if (r?.pending) await addRange(tx, -END, upTo, ALL_ROWS, true);
+  if (r?.pending) await tx.query(addCountersOf({ ...ALL_ROWS, history: true }), [-END - 1, upTo, 1]);
 }
 
 /**
@@ -85,9 +75,10 @@ async function backfillOnce(tx: Queryable, upTo: number): Promise<void> {
 export function countersExtension(): IndexerExtension {
   // Once a batch of this stage has committed, the chain counters exist: the backfill check is not run again.
   const backfilled = committedFact<true>();
-  const add = async (tx: Queryable, from: number, to: number, sources: RowSources, history: boolean) => {
+  /** Adds blocks from..to with `statement` ($1 < block <= $2, $3 = 1, then `more`). */
+  const add = async (tx: Queryable, from: number, to: number, statement: string, more: unknown[] = []) => {
     if (!backfilled.value()) await backfillOnce(tx, from - 1);
-    await addRange(tx, from, to, sources, history);
+    await tx.query(statement, [from - 1, to, 1, ...more]);
     backfilled.wrote(to, true);
   };
   return {
@@ -96,20 +87,17 @@ export function countersExtension(): IndexerExtension {
       if (!batch.length) return;
       const from = Number(batch[0]!.block.number);
       const to = Number(batch[batch.length - 1]!.block.number);
-      await add(tx, from, to, rowSourcesOf(batch), ctx.history === true);
+      await add(tx, from, to, addCountersOf({ ...rowSourcesOf(batch), history: ctx.history === true }));
     },
     trailing: {
-      writeStored: (tx, from, to) => add(tx, from, to, ALL_ROWS, false),
+      writeStored: (tx, from, to) => add(tx, from, to, addCountersOf({ ...ALL_ROWS, history: false })),
       carry: {
         // The rows its facts come from: core's, the token transfers, internal transactions, withdrawals and
         // balance changes.
         needs: ["core", "tokens", "internal-transactions", "withdrawals", "balances"],
         fold: foldAddressFacts,
-        async write(tx, from, to, facts: AddressFacts) {
-          if (!backfilled.value()) await backfillOnce(tx, from - 1);
-          await tx.query(ADD_COUNTERS_FROM_FACTS, [from - 1, to, 1, ...factsParams(facts)]);
-          backfilled.wrote(to, true);
-        },
+        write: (tx, from, to, facts: AddressFacts) =>
+          add(tx, from, to, ADD_COUNTERS_FROM_FACTS, factsParams(facts)),
       },
     },
     async revert(tx, ancestor) {

@@ -1,7 +1,7 @@
 import type { FetchedBlock } from "../../../chain/types.js";
 import { toBytea } from "../../../db/bytes.js";
 import { coreRowsOf } from "../core/extension.js";
-import { balanceChangesOf } from "../stage-data.js";
+import { balanceChangesOfBlock } from "../stage-data.js";
 import { ATTRIBUTES_DEPOSITOR } from "./sql.js";
 
 const OP_DEPOSIT = 126;
@@ -78,7 +78,7 @@ export function foldDayFacts(into: StatsCarry | undefined, batch: readonly Fetch
     }
     // The block's balance changes (one an address, lower-case), in block order: a step from the address's
     // previous balance to this one (`BALANCE_STEPS` in sql.ts).
-    for (const c of balanceChangesOf([fetched])) {
+    for (const c of balanceChangesOfBlock(fetched).rows) {
       const value = BigInt(c.value);
       const previous = carry.latest.get(c.address);
       carry.latest.set(c.address, value);

@@ -47,10 +47,10 @@ export function daySourcesOf(batch: readonly FetchedBlock[]): DaySources {
 export function statsExtension(): IndexerExtension {
   // Once a batch of this stage has committed, daily_stats has rows: the backfill check is not run again.
   const backfilled = committedFact<true>();
-  /** Adds blocks from..to with `statement` (the one for the sources they can have rows in). */
-  const add = async (tx: Queryable, from: number, to: number, statement: string) => {
+  /** Adds blocks from..to with `statement` (the one for the sources they can have rows in), then `more`. */
+  const add = async (tx: Queryable, from: number, to: number, statement: string, more: unknown[] = []) => {
     if (!backfilled.value()) await backfillOnce(tx, from - 1);
-    await tx.query(statement, [from - 1, to, 1]);
+    await tx.query(statement, [from - 1, to, 1, ...more]);
     backfilled.wrote(to, true);
   };
   return {
@@ -66,11 +66,8 @@ export function statsExtension(): IndexerExtension {
       carry: {
         needs: ["core", "balances"],
         fold: foldDayFacts,
-        async write(tx, from, to, carried: StatsCarry) {
-          if (!backfilled.value()) await backfillOnce(tx, from - 1);
-          await tx.query(ADD_DAILY_STATS_FROM_CARRY, [from - 1, to, 1, ...dayFactsParams(carried)]);
-          backfilled.wrote(to, true);
-        },
+        write: (tx, from, to, carried: StatsCarry) =>
+          add(tx, from, to, ADD_DAILY_STATS_FROM_CARRY, dayFactsParams(carried)),
       },
     },
     async revert(tx, ancestor) {
