@@ -1,5 +1,6 @@
 import http, { type IncomingHttpHeaders } from "node:http";
 import https from "node:https";
+import { utf8Text } from "../util/utf8-text.js";
 import { RpcError } from "./rpc-error.js";
 
 /**
@@ -72,7 +73,7 @@ const tooLarge = (maxBytes: number) =>
   });
 
 function answer(status: number, statusText: string, headers: IncomingHttpHeaders, body: Buffer): Response {
-  const text = async () => body.toString("utf8");
+  const text = async () => utf8Text(body);
   return {
     ok: status >= 200 && status < 300,
     status,

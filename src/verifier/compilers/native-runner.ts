@@ -4,6 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { tiedToThisProcess } from "../../util/tied-child.js";
+import { utf8Text } from "../../util/utf8-text.js";
 import { CompilerError } from "./errors.js";
 
 export type NativeRunOptions = {
@@ -105,7 +106,7 @@ export async function runNative(opts: NativeRunOptions): Promise<NativeRunResult
       child.on("close", (code, signal) => {
         clearTimeout(timer);
         if (failure) return reject(failure);
-        const stdout = Buffer.concat(out).toString("utf8");
+        const stdout = utf8Text(Buffer.concat(out));
         // Some compilers exit non-zero after printing a proper standard JSON output with errors.
         if (code === 0 || isJsonObject(stdout)) return resolve({ stdout, stderr: err, cwd });
         const tail = err.slice(-2000).trim();
