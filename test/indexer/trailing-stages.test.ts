@@ -78,6 +78,38 @@ function losingTrail(db: Db, fail: { times: number }): Db {
   return wrapTransactions(db, wrap);
 }
 
+/**
+ * `db` whose `fail.at`-th batch transaction (the ones moving the checkpoint) fails at its commit, after a turn of
+ * the event loop: the batch's trailing sums were folded ahead of the commit by then (pipeline/trail.ts foldAhead).
+ */
+function failingCommit(db: Db, fail: { at: number }): Db {
+  let batches = 0;
+  return {
+    kind: db.kind,
+    query: db.query.bind(db),
+    exec: db.exec.bind(db),
+    close: db.close.bind(db),
+    transaction: (fn) =>
+      db.transaction(async (tx) => {
+        let checkpoint = false;
+        const spy: Queryable = {
+          query(sql, params, options) {
+            if (/update indexer_state set last_block/.test(sql)) checkpoint = true;
+            return tx.query(sql, params, options);
+          },
+          exec: (sql) => tx.exec(sql),
+          ...(tx.copyFrom ? { copyFrom: tx.copyFrom.bind(tx) } : {}),
+        };
+        const result = await fn(spy);
+        if (checkpoint && ++batches === fail.at) {
+          await new Promise((resolve) => setImmediate(resolve));
+          throw new Error("simulated failure of a batch's commit");
+        }
+        return result;
+      }),
+  };
+}
+
 async function expectEqualToCleanIndex(db: Db, url: string): Promise<void> {
   const clean = await createTestDb();
   try {
@@ -173,6 +205,31 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         expect(carriedWrites).toEqual([]);
         expect(w.stored.length).toBeGreaterThan(1);
         await expectEqualToCleanIndex(t.db, url);
+      } finally {
+        await t.drop();
+      }
+    });
+
+    it("a batch whose commit fails after its sums were folded ahead leaves them out: retried, it is counted once", {
+      timeout: 600_000,
+    }, async () => {
+      const url = chain.anvil.url;
+      const t: TestDb = await createTestDb();
+      try {
+        // Merged ranges of two batches (trailBatches 2): the fourth batch's sums are folded into those the third
+        // left owed; the third's (of the second step) start a range of their own. Both folded before the commit
+        // failed, so the sums owed must not count them, and the retried batch once.
+        for (const at of [4, 3]) {
+          const indexer = await createTestIndexer(failingCommit(t.db, { at }), url, {
+            batchSize: 5,
+            trailBatches: 2,
+            stages: productionStages(),
+          });
+          await expect(indexer.step()).rejects.toThrow(/simulated failure/);
+          await indexToHead(indexer, t.db, url);
+          await expectEqualToCleanIndex(t.db, url);
+          await mineActivity(url, k, { blocks: 20, txPerBlock: 3, seed: 40 + at });
+        }
       } finally {
         await t.drop();
       }

@@ -2,7 +2,7 @@ import type { NodeCapabilities } from "../../chain/capabilities.js";
 import { fetchBlock } from "../../chain/fetch-block.js";
 import type { Rpc } from "../../chain/rpc.js";
 import type { FetchedBlock } from "../../chain/types.js";
-import type { Queryable } from "../../db/db.js";
+import { type Queryable, readAhead } from "../../db/db.js";
 
 /**
  * Every stage's id: its folder under `indexer/stages/` (`live-notify`: its file there). A stage a test composes for
@@ -27,13 +27,29 @@ export type StageId =
   | "live-notify"
   | `test-${string}`;
 
+/** What a stage's `write` is given besides the batch. */
+export type WriteContext<P = unknown> = {
+  rpc: Rpc;
+  caps: NodeCapabilities;
+  history?: boolean;
+  /** The answer of the stage's `prepare`, sent at the transaction's start (undefined where nothing prepared it). */
+  prepared?: Promise<P>;
+  /**
+   * Hands over statements still to be sent once reads the stage sent are answered (a counter update from the rows
+   * an upsert returned): later stages write meanwhile, so the batch does not wait for the round trip; the
+   * transaction waits for `work` before the checkpoint moves. Without it (a caller that writes one stage), the
+   * stage awaits `work` itself.
+   */
+  defer?(work: Promise<void>): void;
+};
+
 /**
  * A part of the indexer that derives its own tables from blocks (balance changes, token transfers, ...).
  * The runtime calls it inside the same transactions as the core tables, so its rows move with the checkpoint:
  * nothing half-written survives a crash, nothing from an orphaned block survives a reorganisation.
  * `T`: what its `afterFetch` brings for each block, read back in `write` through its `stageSlot`.
  */
-export type IndexerExtension<T = unknown> = {
+export type IndexerExtension<T = unknown, P = unknown> = {
   id: StageId;
   /**
    * Follow-up work on one fetched block that needs its contents (JSON-RPC calls about its transactions,
@@ -51,11 +67,14 @@ export type IndexerExtension<T = unknown> = {
    * not act as if the batch were the chain's newest (announce it, answer requests "at the head"), and facts it
    * keeps across blocks must be exact in any order: sums, or "first seen" as the least block.
    */
-  write(
-    tx: Queryable,
-    batch: readonly FetchedBlock[],
-    ctx: { rpc: Rpc; caps: NodeCapabilities; history?: boolean },
-  ): Promise<void>;
+  write(tx: Queryable, batch: readonly FetchedBlock[], ctx: WriteContext<P>): Promise<void>;
+  /**
+   * A read `write` needs that none of the batch's own writes changes (is anything verified, are refreshes asked):
+   * sent at the start of the batch transaction, before any stage writes, so its answer is back by the time `write`
+   * awaits it (`ctx.prepared`) instead of the batch waiting for a round trip at its end. A caller that does not
+   * prepare leaves `ctx.prepared` undefined and `write` reads itself.
+   */
+  prepare?(tx: Queryable, batch: readonly FetchedBlock[], ctx: { history?: boolean }): Promise<P>;
   /**
    * A trailing stage (pipeline/trail.ts): it reads only rows the other stages wrote for the batch and writes tables
    * (or rows) no other stage writes, so while the indexer catches up on PostgreSQL a batch's transaction leaves it
@@ -153,4 +172,32 @@ export async function fetchForStages(
     if (x.afterFetch) fetched.extra[x.id] = results[i];
   });
   return fetched;
+}
+
+/**
+ * Writes `batch` through `stages` in order in the transaction `tx`: every stage's `prepare` read is sent first,
+ * and the work stages defer is awaited at the end, so the caller's next statement (the checkpoint) follows all of it.
+ */
+export async function writeStages(
+  tx: Queryable,
+  stages: readonly IndexerExtension[],
+  batch: readonly FetchedBlock[],
+  ctx: WriteContext,
+): Promise<void> {
+  const prepared = stages.map((x) => (x.prepare ? readAhead(x.prepare(tx, batch, ctx)) : undefined));
+  const deferred: Array<Promise<void>> = [];
+  const defer = (work: Promise<void>) => {
+    deferred.push(readAhead(work));
+  };
+  try {
+    for (const [i, x] of stages.entries()) {
+      const p = prepared[i];
+      await x.write(tx, batch, { ...ctx, ...(p ? { prepared: p } : {}), defer });
+    }
+  } catch (e) {
+    // Nothing deferred may send a statement after the transaction ends (its connection goes back to the pool).
+    await Promise.allSettled(deferred);
+    throw e;
+  }
+  await Promise.all(deferred);
 }

@@ -19,7 +19,7 @@ import { LookoutError } from "../../errors/base.js";
 import type { Logger } from "../../util/logger.js";
 import type { RequestActivity } from "../../util/request-activity.js";
 import { FatalIndexerError, InconsistentBlockError } from "./errors.js";
-import { fetchForStages, type IndexerExtension } from "./extension.js";
+import { fetchForStages, type IndexerExtension, writeStages } from "./extension.js";
 import { Progress } from "./progress.js";
 import { TrailingWrites } from "./trail.js";
 
@@ -478,14 +478,20 @@ export class Indexer {
       const before = Number(first.number) - 1;
       if (!trails) await this.trail.settle(this.tip?.number ?? null);
       const stages = trails ? this.leading : this.extensions;
-      await this.batchTransaction(async (tx) => {
-        await this.fence(tx);
-        if (split !== null) await splitCheckpoint(tx, split);
-        for (const x of stages) await x.write(tx, batch, { rpc, caps });
-        if (trails) await this.trail.holdIn(tx, before);
-        else await this.trail.closeIn(tx);
-        await moveCheckpoint(tx, Number(last.number), last.hash);
-      });
+      try {
+        await this.batchTransaction(async (tx) => {
+          await this.fence(tx);
+          if (split !== null) await splitCheckpoint(tx, split);
+          await writeStages(tx, stages, batch, { rpc, caps });
+          if (trails) await this.trail.holdIn(tx, before);
+          else await this.trail.closeIn(tx);
+          await moveCheckpoint(tx, Number(last.number), last.hash);
+          if (trails) this.trail.foldAhead(batch);
+        });
+      } catch (e) {
+        this.trail.abandon();
+        throw e;
+      }
       if (trails) this.trail.follow(batch, before);
       else this.trail.closed();
       if (split !== null) {
@@ -598,7 +604,7 @@ export class Indexer {
       await this.batchTransaction(async (raw) => {
         const tx = this.paced(raw);
         await this.historyFence(tx, split);
-        for (const x of this.extensions) await x.write(tx, batch, { rpc, caps, history: true });
+        await writeStages(tx, this.extensions, batch, { rpc, caps, history: true });
         await moveHistory(tx, Number(last.number), last.hash);
       });
       split.history = { number: Number(last.number), hash: last.hash };
@@ -638,7 +644,7 @@ export class Indexer {
               const last = batch[batch.length - 1]!.block;
               if (first.parentHash !== parent.hash)
                 throw new InconsistentBlockError(`The head segment changed while history joined it.`);
-              for (const x of this.extensions) await x.write(tx, batch, { rpc, caps, history: true });
+              await writeStages(tx, this.extensions, batch, { rpc, caps, history: true });
               parent = { number: Number(last.number), hash: last.hash };
               return true;
             },

@@ -22,6 +22,9 @@ type Deps = {
 /** What a stage whose fold failed carries for the rest of its range: the range is written from the stored rows. */
 const UNCARRIED = Symbol("uncarried");
 
+/** A batch whose sums are folded ahead of its commit: `carried` once folded (null until its turn comes). */
+type Ahead = { batch: readonly FetchedBlock[]; carried: unknown[] | null; timer: NodeJS.Immediate };
+
 /** Owed batches past which a catching-up batch waits for the trailing write in flight (their lag stays bounded). */
 const OWED_LIMIT = 4;
 
@@ -56,6 +59,8 @@ export class TrailingWrites {
   private open = true;
   /** A trailing write failed: what it owed is written by `settle` before the next batch. */
   private failed = false;
+  /** The batch folded ahead of its commit (`foldAhead`), if any. */
+  private ahead: Ahead | null = null;
 
   /** By the stages' index: the carry of a stage that carries its sums here, undefined for the others. */
   private readonly carries: ReadonlyArray<TrailCarry | undefined>;
@@ -85,11 +90,36 @@ export class TrailingWrites {
     if (!this.open) await openTrail(tx, before);
   }
 
-  /** After that transaction committed: `batch` is owed, written with the ones before it once enough are. */
-  follow(batch: readonly FetchedBlock[], before: number): void {
-    this.open = true;
-    const last = Number(batch[batch.length - 1]!.block.number);
-    const carried = this.carries.map((carry, i) => {
+  /**
+   * In the transaction of a batch that leaves them, once its last statement is sent: the batch is folded into the
+   * carried sums right after, while the database runs that statement and the commit (the fold is main-thread
+   * work the next batch's transaction would otherwise wait for). `follow` then counts it; `abandon` if the
+   * transaction fails. No range launches meanwhile: the sums it would take hold a batch that may not commit.
+   */
+  foldAhead(batch: readonly FetchedBlock[]): void {
+    if (!this.carries.some((c) => c)) return;
+    const ahead: Ahead = { batch, carried: null, timer: setImmediate(() => this.runAhead(ahead)) };
+    this.ahead = ahead;
+  }
+
+  private runAhead(ahead: Ahead): void {
+    clearImmediate(ahead.timer);
+    if (ahead.carried === null) ahead.carried = this.fold(ahead.batch);
+  }
+
+  /** The batch folded ahead did not commit: sums it may be in are no longer known, so the range is written from the stored rows. */
+  abandon(): void {
+    const ahead = this.ahead;
+    this.ahead = null;
+    if (!ahead) return;
+    clearImmediate(ahead.timer);
+    if (ahead.carried !== null && this.owed)
+      this.owed.carried = this.owed.carried.map((c, i) => (this.carries[i] ? UNCARRIED : c));
+  }
+
+  /** What each carrying stage holds after folding `batch` into the owed sums (those of a new range when none is owed). */
+  private fold(batch: readonly FetchedBlock[]): unknown[] {
+    return this.carries.map((carry, i) => {
       const before = this.owed?.carried[i];
       if (!carry || before === UNCARRIED) return before;
       try {
@@ -100,6 +130,20 @@ export class TrailingWrites {
         return UNCARRIED;
       }
     });
+  }
+
+  /** After that transaction committed: `batch` is owed, written with the ones before it once enough are. */
+  follow(batch: readonly FetchedBlock[], before: number): void {
+    this.open = true;
+    const last = Number(batch[batch.length - 1]!.block.number);
+    const ahead = this.ahead;
+    if (ahead && ahead.batch !== batch) this.abandon();
+    let carried: unknown[];
+    if (ahead?.batch === batch) {
+      this.ahead = null;
+      this.runAhead(ahead);
+      carried = ahead.carried!;
+    } else carried = this.fold(batch);
     this.owed = {
       from: this.owed?.from ?? before,
       to: last,
@@ -141,17 +185,25 @@ export class TrailingWrites {
       }
     })().finally(() => {
       this.job = null;
-      if (!this.failed && this.owed && this.owed.batches >= this.deps.mergeBatches) this.launch();
+      if (!this.failed && !this.ahead && this.owed && this.owed.batches >= this.deps.mergeBatches)
+        this.launch();
     });
   }
 
   /**
-   * Level with the checkpoint `tip`: waits for the trailing write in flight and writes, from the stored rows, what
-   * is owed (batches not written yet, a failed write, a crash). Before every write that is not a batch leaving
+   * Level with the checkpoint `tip`: waits for the trailing write in flight and writes what is owed: the batches
+   * followed here as a range (carried sums where kept); from the stored rows, what a failed write or a crash left. Before every write that is not a batch leaving
    * them, and at start.
    */
   async settle(tip: number | null): Promise<void> {
     while (this.job) await this.job;
+    this.abandon();
+    // In the normal course (a step's end) the batches owed are the ones followed here: written as a range is, from
+    // their carried sums, not read back.
+    if (!this.failed && !this.starting && this.owed && this.owed.to === tip) {
+      this.launch();
+      while (this.job) await this.job;
+    }
     // Batches owed in the normal course are written here without notice; a crash's or a failure's are told.
     const repair = this.failed || this.starting;
     this.owed = null;

@@ -1,3 +1,4 @@
+import type { FetchedBlock } from "../../../chain/types.js";
 import { indexedChainId } from "../../../chain-store/checkpoint.js";
 import { fromBytea } from "../../../db/bytes.js";
 import type { Queryable } from "../../../db/db.js";
@@ -18,16 +19,18 @@ type CreationRow = {
  * The indexer part that verifies new contracts automatically, in the batch transaction: the copies commit and
  * revert with the blocks that created the contracts.
  */
-export function automaticVerificationExtension(): IndexerExtension {
+export function automaticVerificationExtension(): IndexerExtension<unknown, boolean> {
   const chainIdOf = async (tx: Queryable) => String(await indexedChainId(tx));
+  // Cheap exit first: nothing verified yet, nothing to copy (and the creations' code is not read back).
+  const anyVerified = async (tx: Queryable) =>
+    (await tx.query("select 1 from verified_contracts where not automatic limit 1")).length > 0;
+  // A batch without creations (most of a quiet chain's) needs no statement here.
+  const creates = (batch: readonly FetchedBlock[]) => batch.length > 0 && mayCreateContracts(batch);
   return {
     id: "auto-verify",
+    prepare: async (tx, batch) => creates(batch) && anyVerified(tx),
     async write(tx, batch, ctx) {
-      // A batch without creations (most of a quiet chain's) needs no statement here.
-      if (batch.length === 0 || !mayCreateContracts(batch)) return;
-      // Cheap exit first: nothing verified yet, nothing to copy (and the creations' code is not read back).
-      const [any] = await tx.query("select 1 from verified_contracts where not automatic limit 1");
-      if (!any) return;
+      if (!creates(batch) || !(await (ctx.prepared ?? anyVerified(tx)))) return;
       const from = Number(batch[0]!.block.number);
       const to = Number(batch[batch.length - 1]!.block.number);
       const rows = await tx.query<CreationRow>(

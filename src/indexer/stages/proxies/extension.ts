@@ -64,9 +64,12 @@ async function detectBatch(batch: readonly FetchedBlock[], rpc: Rpc) {
  * the slots at the block of the creation or of the Upgraded event gives a history that a reorg can cut back.
  * Only creations and Upgraded events cost calls, so the block pipeline pays for it rarely.
  */
-export function createProxiesExtension(): IndexerExtension<Detected> {
+type OpenRefreshes = Array<{ guid: string; address: Address }>;
+
+export function createProxiesExtension(): IndexerExtension<Detected, OpenRefreshes> {
   return {
     id: DETECTED.id,
+    prepare: async (tx, _batch, ctx) => (ctx.history ? [] : openProxyRefreshes(tx, REFRESHES_PER_BATCH)),
     // The slots are read when the block arrives, not in the batch transaction: a JSON-RPC round trip there holds
     // every later range's write.
     afterFetch: async (rpc, fetched) => {
@@ -74,14 +77,23 @@ export function createProxiesExtension(): IndexerExtension<Detected> {
       const found = await detectAll(rpc, candidates);
       return candidates.map((c, i) => ({ ...c, info: found[i] ?? null }));
     },
-    async write(tx: Queryable, batch, ctx: { rpc: Rpc; history?: boolean }) {
+    async write(tx: Queryable, batch, ctx) {
       // A creation that is no proxy needs no row; an Upgraded event is recorded even if the slot reads empty.
       const rows: ProxyRow[] = (await detectBatch(batch, ctx.rpc)).filter((r) => r.info);
       // Refresh requests are answered at the head, never by history catching up below it.
-      if (!ctx.history)
-        rows.push(
-          ...(await answerRefreshes(tx, ctx.rpc, Number(batch[batch.length - 1]!.block.number), rows)),
-        );
+      if (!ctx.history) {
+        const open = await (ctx.prepared ?? openProxyRefreshes(tx, REFRESHES_PER_BATCH));
+        if (open.length)
+          rows.push(
+            ...(await answerRefreshes(
+              tx,
+              ctx.rpc,
+              Number(batch[batch.length - 1]!.block.number),
+              rows,
+              open,
+            )),
+          );
+      }
       if (!rows.length) return;
       await command(
         tx,
@@ -126,9 +138,8 @@ async function answerRefreshes(
   rpc: Rpc,
   head: number,
   batchRows: readonly ProxyRow[],
+  open: ReadonlyArray<{ guid: string; address: Address }>,
 ): Promise<ProxyRow[]> {
-  const open = await openProxyRefreshes(tx, REFRESHES_PER_BATCH);
-  if (!open.length) return [];
   // Addresses come lower-case from the table, as the batch's candidates do.
   const addresses = [...new Set(open.map((r) => r.address))];
   const infos = new Map(

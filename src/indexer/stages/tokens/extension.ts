@@ -24,7 +24,13 @@ export function createTokensExtension(
           { block: m.blockNumber, log_index: m.logIndex, address: m.address, reason: m.reason },
           "Skipped a malformed token event",
         );
-      await writeTokenRows(tx, rows, batch.length ? Number(batch[0]!.block.number) : 0, ctx.history === true);
+      await writeTokenRows(
+        tx,
+        rows,
+        batch.length ? Number(batch[0]!.block.number) : 0,
+        ctx.history === true,
+        ctx.defer,
+      );
       stats.transfers += rows.transfers.length;
       stats.malformed += rows.malformed.length;
     },

@@ -58,6 +58,7 @@ export async function writeTokenRows(
   rows: TokenRows,
   from: number,
   history: boolean,
+  defer?: (work: Promise<void>) => void,
 ): Promise<void> {
   const { transfers, tokens } = rows;
   if (transfers.length === 0) return;
@@ -110,14 +111,19 @@ export async function writeTokenRows(
   }
   // Holder counts move by the pairs that start or stop holding, never recounted: a fungible balance's state before
   // and after comes back from its own upsert; the pairs whose ids move are probed before and after. Every read is
-  // sent in its place among the writes and awaited once all are sent.
+  // sent in its place among the writes and awaited once all are sent; the counts' update then waits for them
+  // (`defer`: beside the later stages' writes, not holding them).
   const changes = holdingChanges(transfers);
   const idPairs = nftPairs(changes);
   const nftBefore = readAhead(probeNftHolders(tx, idPairs));
   const applied = await applyChanges(tx, changes);
   const nftAfter = readAhead(probeNftHolders(tx, idPairs));
-  const steps = [...(await applied.fungible), ...nftSteps(idPairs, await nftBefore, await nftAfter)];
-  await addCounterDeltas(tx, counterDeltas(steps, transfers, 1));
+  const counts = (async () => {
+    const steps = [...(await applied.fungible), ...nftSteps(idPairs, await nftBefore, await nftAfter)];
+    await addCounterDeltas(tx, counterDeltas(steps, transfers, 1));
+  })();
+  if (defer) defer(counts);
+  else await counts;
 }
 
 /** The batch's transfers, by COPY where the connection has it (core/bulk-insert.ts), as the core rows go in. */
