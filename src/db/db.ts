@@ -27,7 +27,7 @@ export interface Queryable {
    * trip for any number of rows and no parameter arrays to encode. Optional: wrappers without it (plans tests,
    * statement timers) get the same rows by an `unnest` insert (bulk-insert.ts).
    */
-  copyFrom?(table: string, columns: readonly string[], data: string): Promise<void>;
+  copyFrom?(table: string, columns: readonly string[], data: string | Uint8Array): Promise<void>;
   /**
    * A statement whose rows nobody reads (an insert, update or delete without `returning`). A pipelined transaction
    * (`Db.pipelinedTransaction`) sends it without waiting for the previous answer and resolves at once; its failure

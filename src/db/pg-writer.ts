@@ -101,9 +101,12 @@ export class PipelinedWriter {
         await this.ask({ t: "query", tx, sql });
       },
       copyFrom: async (table, columns, data) => {
-        // Encoded here (as the main pool's COPY did) into memory of its own, which moves to the thread uncopied.
-        const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(data));
-        bytes.write(data);
+        // In memory of its own, which moves to the thread uncopied: text encoded here, bytes copied once.
+        const bytes = Buffer.allocUnsafeSlow(
+          typeof data === "string" ? Buffer.byteLength(data) : data.byteLength,
+        );
+        if (typeof data === "string") bytes.write(data);
+        else bytes.set(data);
         this.thread().postMessage({ t: "copy", tx, table, columns, data: bytes }, [bytes.buffer]);
       },
       command: async (sql, params) => post({ t: "query", sql, params }),

@@ -37,9 +37,14 @@ function statementName(sql: string): string {
 }
 
 /** COPY FROM STDIN on one connection (pg-copy-streams: the CopyData messages node-postgres itself does not send). */
-async function copyIn(client: pg.PoolClient, table: string, columns: readonly string[], data: string) {
+async function copyIn(
+  client: pg.PoolClient,
+  table: string,
+  columns: readonly string[],
+  data: string | Uint8Array,
+) {
   const stream = client.query(copyFromStdin(`copy ${table} (${columns.join(", ")}) from stdin`));
-  await pipeline(Readable.from([Buffer.from(data)]), stream);
+  await pipeline(Readable.from([typeof data === "string" ? Buffer.from(data) : data]), stream);
 }
 
 function wrap(client: pg.Pool | pg.PoolClient): Queryable {

@@ -14,7 +14,7 @@ import {
   splitCheckpoint,
   storedHashes,
 } from "../../chain-store/checkpoint.js";
-import type { Db, Queryable } from "../../db/db.js";
+import { type Db, type Queryable, readAhead } from "../../db/db.js";
 import { LookoutError } from "../../errors/base.js";
 import type { Logger } from "../../util/logger.js";
 import type { RequestActivity } from "../../util/request-activity.js";
@@ -102,6 +102,12 @@ type Split = { headStart: number; history: Tip };
  * written in order by every stage (one transaction per range, checkpoint moved in it), then follows the head, detecting
  * reorganisations by parent hash and by re-checking the stored tip. No SQL and no JSON-RPC shapes here.
  */
+const movedError = (tip: Tip) =>
+  new LookoutError({
+    code: "checkpoint_moved",
+    shortMessage: `Another indexer moved the checkpoint (this one held ${tip?.number ?? "none"}); continuing from it.`,
+  });
+
 export class Indexer {
   readonly progress = new Progress();
   chainId: number | null = null;
@@ -400,7 +406,7 @@ export class Indexer {
       },
       ...(tx.copyFrom
         ? {
-            copyFrom: async (table: string, columns: readonly string[], data: string) => {
+            copyFrom: async (table: string, columns: readonly string[], data: string | Uint8Array) => {
               await this.giveWay();
               return tx.copyFrom!(table, columns, data);
             },
@@ -478,11 +484,27 @@ export class Indexer {
       const before = Number(first.number) - 1;
       if (!trails) await this.trail.settle(this.tip?.number ?? null);
       const stages = trails ? this.leading : this.extensions;
+      // Another writer's move is known only after the rollback: the cursors are read then.
+      let reload = false;
       try {
         await this.batchTransaction(async (tx) => {
-          await this.fence(tx);
-          if (split !== null) await splitCheckpoint(tx, split);
-          await writeStages(tx, stages, batch, { rpc, caps });
+          if (split !== null) {
+            await this.fence(tx);
+            await splitCheckpoint(tx, split);
+          }
+          // The fence is the first statement (the checkpoint row locked before any write), but its answer is
+          // awaited only before the checkpoint moves: the batch's writes go out behind it instead of waiting for a
+          // round trip. Written on a checkpoint another writer moved, they fail or are rolled back with the batch.
+          const tip = this.tip;
+          const fenced = split === null ? readAhead(lockCheckpoint(tx, tip)) : Promise.resolve(true);
+          try {
+            await writeStages(tx, stages, batch, { rpc, caps });
+          } catch (e) {
+            if (await fenced.catch(() => true)) throw e;
+            reload = true;
+            throw movedError(tip);
+          }
+          if (!(await fenced)) throw await this.moved(tx, tip);
           if (trails) await this.trail.holdIn(tx, before);
           else await this.trail.closeIn(tx);
           await moveCheckpoint(tx, Number(last.number), last.hash);
@@ -490,6 +512,7 @@ export class Indexer {
         });
       } catch (e) {
         this.trail.abandon();
+        if (reload) await this.loadCursors(this.deps.db);
         throw e;
       }
       if (trails) this.trail.follow(batch, before);
@@ -690,10 +713,7 @@ export class Indexer {
    */
   private async moved(tx: Tx, tip: Tip): Promise<LookoutError> {
     await this.loadCursors(tx);
-    return new LookoutError({
-      code: "checkpoint_moved",
-      shortMessage: `Another indexer moved the checkpoint (this one held ${tip?.number ?? "none"}); continuing from it.`,
-    });
+    return movedError(tip);
   }
 
   /** After `trail.settle`: the trailing stages are level with the tip, and their cursor goes with the blocks. */

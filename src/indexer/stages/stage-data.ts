@@ -10,7 +10,7 @@ import { deriveInternalTransactions, type InternalTransactionRow } from "./inter
  */
 
 /** A block's balance-change rows and their COPY text (the balances stage's). */
-export type BalanceChangesOfBlock = { rows: BalanceChangeRow[]; text: string };
+export type BalanceChangesOfBlock = { rows: BalanceChangeRow[]; text: Uint8Array };
 export const BALANCE_CHANGES = stageSlot<BalanceChangesOfBlock>("balances");
 
 /** A block's balance changes, as the balances stage derived them when it arrived. */
@@ -26,7 +26,7 @@ export function balanceChangesOf(batch: readonly FetchedBlock[]): BalanceChangeR
 }
 
 /** A block's call frames as rows and their COPY text (the internal-transactions stage's). */
-export type InternalTransactionsOfBlock = { rows: InternalTransactionRow[]; text: string };
+export type InternalTransactionsOfBlock = { rows: InternalTransactionRow[]; text: Uint8Array };
 export const INTERNAL_TRANSACTIONS = stageSlot<InternalTransactionsOfBlock>("internal-transactions");
 
 /** One block's internal-transaction rows: as derived when it arrived, or now for a block fetched without them. */

@@ -30,7 +30,7 @@ function batchRows(batch: readonly FetchedBlock[]): Derived {
   if (batch.length === 1) return balanceChangesOfBlock(batch[0]!);
   return {
     rows: balanceChangesOf(batch),
-    text: batch.map((fetched) => balanceChangesOfBlock(fetched).text).join(""),
+    text: Buffer.concat(batch.map((fetched) => balanceChangesOfBlock(fetched).text)),
   };
 }
 

@@ -21,7 +21,8 @@ const insertChanges = bulkInsert<BalanceChangeRow>("coin_balance_changes", [
 ]);
 
 /** The rows' COPY text (built ahead of the batch transaction). */
-export const encodeBalanceChanges = (rows: readonly BalanceChangeRow[]): string => insertChanges.encode(rows);
+export const encodeBalanceChanges = (rows: readonly BalanceChangeRow[]): Uint8Array =>
+  insertChanges.encode(rows);
 
 /**
  * Inserts one batch of balance changes (inside the batch transaction); `text`: the rows' COPY text built ahead
@@ -30,7 +31,7 @@ export const encodeBalanceChanges = (rows: readonly BalanceChangeRow[]): string 
 export async function writeBalanceChanges(
   tx: Queryable,
   rows: readonly BalanceChangeRow[],
-  text?: string,
+  text?: Uint8Array,
 ): Promise<void> {
   if (rows.length === 0) return;
   if (text === undefined) await insertChanges(tx, rows);

@@ -1,5 +1,5 @@
 import { toBytea } from "../../../db/bytes.js";
-import { copyField } from "../../../db/copy-text.js";
+import { CopyWriter } from "../../../db/copy-writer.js";
 import type { Queryable } from "../../../db/db.js";
 
 /** One column of a bulk insert: its PostgreSQL element type and how a row gives its value. */
@@ -16,42 +16,55 @@ export type BulkColumn<T> = {
   copy?: (value: never) => string;
 };
 
+/** The rows' COPY text as bytes (copy-writer.ts); texts of consecutive rows concatenate. */
+export type CopyBytes = Uint8Array;
+
 /** A bulk insert of `T` rows: the write, and its COPY text built ahead of the batch transaction. */
 export type BulkInsert<T> = ((tx: Queryable, rows: readonly T[]) => Promise<void>) & {
   /**
    * The rows' COPY text. Built when a block arrives (a stage's `afterFetch`), beside the writes of earlier ranges,
    * so the batch transaction, which every range waits for, only sends it.
    */
-  encode(rows: readonly T[]): string;
+  encode(rows: readonly T[]): CopyBytes;
   /**
    * Writes `rows` whose COPY text is `text` (`encode`'s, of these rows in this order; texts of consecutive parts
    * concatenate): COPY sends the text as it is, a connection without COPY inserts the rows.
    */
-  writeEncoded(tx: Queryable, rows: readonly T[], text: string): Promise<void>;
+  writeEncoded(tx: Queryable, rows: readonly T[], text: CopyBytes): Promise<void>;
   /** The table's column names, in the order of the COPY text's fields. */
   columns: readonly string[];
 };
 
 /**
- * The COPY text of `rows` in `columns`, each row's fields tab-separated; `end` after each row (a newline, or a tab
- * when more fields follow that are only known later: see core/store.ts).
+ * Writes the COPY text of `rows` in `columns` into `w`, each row's fields tab-separated and the row ended by a
+ * newline, or with `openEnded` by a tab (more fields follow that are only known later: see core/store.ts). Returns
+ * where each row ends in `w`.
  */
-export function copyLines<T>(columns: readonly BulkColumn<T>[], rows: readonly T[], end = "\n"): string[] {
+export function writeCopyRows<T>(
+  w: CopyWriter,
+  columns: readonly BulkColumn<T>[],
+  rows: readonly T[],
+  openEnded = false,
+): number[] {
   const fields = columns.map(fieldOf);
   const last = columns.length - 1;
-  const out = new Array<string>(rows.length);
+  const ends = new Array<number>(rows.length);
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r]!;
-    let line = "";
-    for (let i = 0; i < last; i++) line += `${fields[i]!(columns[i]!.get(row))}\t`;
-    out[r] = line + fields[last]!(columns[last]!.get(row)) + end;
+    for (let i = 0; i <= last; i++) {
+      fields[i]!(w, columns[i]!.get(row));
+      w.end(i === last && !openEnded);
+    }
+    ends[r] = w.length;
   }
-  return out;
+  return ends;
 }
 
-function fieldOf<T>(c: BulkColumn<T>): (v: unknown) => string {
+function fieldOf<T>(c: BulkColumn<T>): (w: CopyWriter, v: unknown) => void {
   const own = c.copy as ((v: unknown) => string) | undefined;
-  return own ? (v: unknown) => (v == null ? "\\N" : own(v)) : (v: unknown) => copyField(v, c.type);
+  if (own) return (w, v) => w.text(v == null ? "\\N" : own(v));
+  const type = c.type;
+  return (w, v) => w.field(v, type);
 }
 
 /**
@@ -74,8 +87,12 @@ export function bulkInsert<T>(table: string, columns: readonly BulkColumn<T>[]):
     return c.type === "bytea" ? (v: unknown) => (typeof v === "string" ? toBytea(v) : v) : null;
   };
   const params = columns.map(param);
-  const encode = (rows: readonly T[]) => copyLines(columns, rows).join("");
-  const writeEncoded = async (tx: Queryable, rows: readonly T[], text: string) => {
+  const encode = (rows: readonly T[]) => {
+    const w = new CopyWriter();
+    writeCopyRows(w, columns, rows);
+    return w.bytes();
+  };
+  const writeEncoded = async (tx: Queryable, rows: readonly T[], text: CopyBytes) => {
     if (rows.length === 0) return;
     if (tx.copyFrom) {
       await tx.copyFrom(table, names, text);
@@ -90,6 +107,6 @@ export function bulkInsert<T>(table: string, columns: readonly BulkColumn<T>[]):
     );
   };
   const write = (tx: Queryable, rows: readonly T[]) =>
-    writeEncoded(tx, rows, tx.copyFrom && rows.length ? encode(rows) : "");
+    writeEncoded(tx, rows, tx.copyFrom && rows.length ? encode(rows) : new Uint8Array(0));
   return Object.assign(write, { encode, writeEncoded, columns: names });
 }

@@ -1,7 +1,13 @@
 import type { FetchedBlock } from "../../../chain/types.js";
 import { type IndexerExtension, stageSlot } from "../../pipeline/extension.js";
 import { type CoreRows, deriveCoreRows } from "./derive.js";
-import { type EncodedCoreRows, encodeCoreRows, revertCoreRows, writeCoreRows } from "./store.js";
+import {
+  type EncodedCoreRows,
+  encodeCoreRows,
+  joinOpenLines,
+  revertCoreRows,
+  writeCoreRows,
+} from "./store.js";
 import { type BlockTokenLogs, decodeBlockTokenLogs } from "./token-logs.js";
 
 /** What the core stage keeps of a fetched block: its token logs, its core rows and their COPY text. */
@@ -24,17 +30,19 @@ function batchRows(batch: readonly FetchedBlock[]): { rows: CoreRows; encoded?: 
   const parts = own as CoreFetched[];
   if (parts.length === 1) return parts[0]!;
   const rows: CoreRows = { blocks: [], transactions: [], logs: [], creations: [] };
-  const encoded: EncodedCoreRows = { blocks: "", transactionLines: [], logs: "", creations: "" };
   for (const p of parts) {
     rows.blocks.push(...p.rows.blocks);
     rows.transactions.push(...p.rows.transactions);
     rows.logs.push(...p.rows.logs);
     rows.creations.push(...p.rows.creations);
-    encoded.blocks += p.encoded.blocks;
-    encoded.transactionLines.push(...p.encoded.transactionLines);
-    encoded.logs += p.encoded.logs;
-    encoded.creations += p.encoded.creations;
   }
+  const join = (pick: (e: EncodedCoreRows) => Uint8Array) => Buffer.concat(parts.map((p) => pick(p.encoded)));
+  const encoded: EncodedCoreRows = {
+    blocks: join((e) => e.blocks),
+    transactionLines: joinOpenLines(parts.map((p) => p.encoded.transactionLines)),
+    logs: join((e) => e.logs),
+    creations: join((e) => e.creations),
+  };
   return { rows, encoded };
 }
 

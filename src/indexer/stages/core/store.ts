@@ -1,7 +1,8 @@
 import { toBytea } from "../../../db/bytes.js";
 import { byteaArrayCopyText, unixCopyText } from "../../../db/copy-text.js";
+import { CopyWriter } from "../../../db/copy-writer.js";
 import { type Queryable, readAhead } from "../../../db/db.js";
-import { type BulkColumn, bulkInsert, copyLines } from "./bulk-insert.js";
+import { type BulkColumn, bulkInsert, type CopyBytes, writeCopyRows } from "./bulk-insert.js";
 import type { BlockRow, CoreRows, CreationRow, LogRow, TransactionRow } from "./derive.js";
 import { contractsAndTokens, markNewContracts, unmarkLostContracts } from "./transaction-facts.js";
 
@@ -114,19 +115,63 @@ const insertCreations = bulkInsert<CreationRow>("contract_creations", [
 
 const lower = (a: string) => a.toLowerCase();
 
+/** COPY lines still open at their end: their bytes, and where each line ends in them. */
+export type OpenLines = { bytes: CopyBytes; ends: number[] };
+
 /**
  * Core rows' COPY text, encoded when the block arrives: blocks, logs and creations whole; each transaction's line
  * up to the two facts that depend on other rows (`transactionLines`, each ending in a tab), completed at write.
  */
-export type EncodedCoreRows = { blocks: string; transactionLines: string[]; logs: string; creations: string };
+export type EncodedCoreRows = {
+  blocks: CopyBytes;
+  transactionLines: OpenLines;
+  logs: CopyBytes;
+  creations: CopyBytes;
+};
 
 export function encodeCoreRows(rows: CoreRows): EncodedCoreRows {
+  const w = new CopyWriter();
+  const ends = writeCopyRows(w, transactionColumns, rows.transactions, true);
   return {
     blocks: insertBlocks.encode(rows.blocks),
-    transactionLines: copyLines(transactionColumns, rows.transactions, "\t"),
+    transactionLines: { bytes: w.bytes(), ends },
     logs: insertLogs.encode(rows.logs),
     creations: insertCreations.encode(rows.creations),
   };
+}
+
+/** The open lines of consecutive blocks as one. */
+export function joinOpenLines(parts: readonly OpenLines[]): OpenLines {
+  const ends: number[] = [];
+  let offset = 0;
+  for (const p of parts) {
+    for (const e of p.ends) ends.push(e + offset);
+    offset += p.bytes.byteLength;
+  }
+  return { bytes: Buffer.concat(parts.map((p) => p.bytes)), ends };
+}
+
+const T = 116;
+const F = 102;
+const TAB = 9;
+const NEWLINE = 10;
+
+/** `lines` closed with each row's two facts (`t` or `f`, tab-separated) and a newline. */
+function closeLines(lines: OpenLines, facts: ReadonlyArray<readonly [boolean, boolean]>): Buffer {
+  const out = Buffer.allocUnsafeSlow(lines.bytes.byteLength + 4 * facts.length);
+  let pos = 0;
+  let start = 0;
+  facts.forEach(([a, b], i) => {
+    const end = lines.ends[i]!;
+    out.set(lines.bytes.subarray(start, end), pos);
+    pos += end - start;
+    start = end;
+    out[pos++] = a ? T : F;
+    out[pos++] = TAB;
+    out[pos++] = b ? T : F;
+    out[pos++] = NEWLINE;
+  });
+  return out;
 }
 
 /**
@@ -152,8 +197,6 @@ function contractFacts(tx: Queryable, rows: CoreRows) {
   };
 }
 
-const bool = (b: boolean) => (b ? "t" : "f");
-
 /**
  * Writes one batch of core rows, one COPY (or multi-row insert) per table, inside the caller's transaction;
  * `encoded`: their COPY text built ahead (encodeCoreRows of the same rows), so only the two facts are added here.
@@ -165,11 +208,10 @@ export async function writeCoreRows(tx: Queryable, rows: CoreRows, encoded?: Enc
     await insertLogs.writeEncoded(tx, rows.logs, encoded.logs);
     await insertCreations.writeEncoded(tx, rows.creations, encoded.creations);
     const facts = await factsOf();
-    let text = "";
-    const lines = encoded.transactionLines;
-    rows.transactions.forEach((t, i) => {
-      text += `${lines[i]}${bool(facts.toIsContract(t))}\t${bool(facts.createsToken(t))}\n`;
-    });
+    const text = closeLines(
+      encoded.transactionLines,
+      rows.transactions.map((t) => [facts.toIsContract(t), facts.createsToken(t)] as const),
+    );
     await tx.copyFrom("transactions", insertTransactions.columns, text);
     await markFresh(tx, rows, facts.fresh);
     return;

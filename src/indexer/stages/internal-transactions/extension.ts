@@ -20,12 +20,8 @@ function batchRows(
   if (own.some((o) => !o)) return { rows: deriveInternalTransactions(batch) };
   if (own.length === 1) return own[0]!;
   const rows: InternalTransactionRow[] = [];
-  let text = "";
-  for (const o of own as Derived[]) {
-    for (const r of o.rows) rows.push(r);
-    text += o.text;
-  }
-  return { rows, text };
+  for (const o of own as Derived[]) for (const r of o.rows) rows.push(r);
+  return { rows, text: Buffer.concat((own as Derived[]).map((o) => o.text)) };
 }
 
 /**

@@ -33,14 +33,14 @@ const insertInternalTransactions = bulkInsert<Row>("internal_transactions", [
 ]);
 
 /** The rows' COPY text (built ahead of the batch transaction). */
-export const encodeInternalTransactions = (rows: readonly Row[]): string =>
+export const encodeInternalTransactions = (rows: readonly Row[]): Uint8Array =>
   insertInternalTransactions.encode(rows);
 
 /** Writes the rows; `text`: their COPY text built ahead (encodeInternalTransactions), else built now. */
 export async function writeInternalTransactions(
   tx: Queryable,
   rows: readonly Row[],
-  text?: string,
+  text?: Uint8Array,
 ): Promise<void> {
   if (text === undefined) await insertInternalTransactions(tx, rows);
   else await insertInternalTransactions.writeEncoded(tx, rows, text);
