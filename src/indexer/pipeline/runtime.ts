@@ -97,17 +97,18 @@ type Tx = Queryable;
 /** History catching up beside the head: [startBlock .. history] is indexed, the head segment starts at headStart. */
 type Split = { headStart: number; history: Tip };
 
-/**
- * Joins sync and the stages: catches up from the checkpoint to the head with concurrent range fetches, each
- * written in order by every stage (one transaction per range, checkpoint moved in it), then follows the head, detecting
- * reorganisations by parent hash and by re-checking the stored tip. No SQL and no JSON-RPC shapes here.
- */
+/** Another writer moved the checkpoint this indexer held at `tip` (lease.ts). */
 const movedError = (tip: Tip) =>
   new LookoutError({
     code: "checkpoint_moved",
     shortMessage: `Another indexer moved the checkpoint (this one held ${tip?.number ?? "none"}); continuing from it.`,
   });
 
+/**
+ * Joins sync and the stages: catches up from the checkpoint to the head with concurrent range fetches, each
+ * written in order by every stage (one transaction per range, checkpoint moved in it), then follows the head, detecting
+ * reorganisations by parent hash and by re-checking the stored tip. No SQL and no JSON-RPC shapes here.
+ */
 export class Indexer {
   readonly progress = new Progress();
   chainId: number | null = null;

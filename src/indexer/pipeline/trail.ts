@@ -42,9 +42,10 @@ const trailMoved = (from: number) =>
  * both at once. One trailing write is in flight at a time, in block order; `indexer_trail` (chain-store/trail.ts)
  * says up to which block they have written, moved in the same transaction, so a crash leaves them either level with
  * the checkpoint or behind it by whole batches, which `settle` (also at start) writes from the stored rows before
- * anything else is written. A stage with `carry` folds each batch it follows into sums kept here, so its trailing
- * write reads none of the batches' rows back; `settle` drops them and writes from the stored rows. PGlite has one
- * connection: there every batch writes its trailing stages in its own transaction, as before.
+ * anything else is written. A stage with `carry` folds each batch it follows into sums kept here (while the batch
+ * commits), so its trailing write reads none of the batches' rows back; after a crash or a failure `settle` writes
+ * from the stored rows. PGlite has one connection: there every batch writes its trailing stages in its own
+ * transaction, as before.
  */
 export class TrailingWrites {
   private job: Promise<void> | null = null;
@@ -107,7 +108,10 @@ export class TrailingWrites {
     if (ahead.carried === null) ahead.carried = this.fold(ahead.batch);
   }
 
-  /** The batch folded ahead did not commit: sums it may be in are no longer known, so the range is written from the stored rows. */
+  /**
+   * The batch folded ahead did not commit: sums it was folded into are no longer known, so their range is written
+   * from the stored rows.
+   */
   abandon(): void {
     const ahead = this.ahead;
     this.ahead = null;
@@ -117,7 +121,7 @@ export class TrailingWrites {
       this.owed.carried = this.owed.carried.map((c, i) => (this.carries[i] ? UNCARRIED : c));
   }
 
-  /** What each carrying stage holds after folding `batch` into the owed sums (those of a new range when none is owed). */
+  /** What each carrying stage holds after folding `batch` into the owed sums (a new range's when none are owed). */
   private fold(batch: readonly FetchedBlock[]): unknown[] {
     return this.carries.map((carry, i) => {
       const before = this.owed?.carried[i];
@@ -192,8 +196,8 @@ export class TrailingWrites {
 
   /**
    * Level with the checkpoint `tip`: waits for the trailing write in flight and writes what is owed: the batches
-   * followed here as a range (carried sums where kept); from the stored rows, what a failed write or a crash left. Before every write that is not a batch leaving
-   * them, and at start.
+   * followed here as a range is written (from the sums carried where kept), from the stored rows what a failed
+   * write or a crash left. Before every write that is not a batch leaving them, and at start.
    */
   async settle(tip: number | null): Promise<void> {
     while (this.job) await this.job;
