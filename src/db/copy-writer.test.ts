@@ -23,6 +23,14 @@ describe("CopyWriter", () => {
     expect(w.length).toBe(w.bytes().byteLength);
   });
 
+  it("gives a small text in memory of its size, not the writer's", () => {
+    const w = new CopyWriter(64 * 1024);
+    w.field(1, "int8");
+    w.end(true);
+    expect(w.bytes().toString()).toBe("1\n");
+    expect(w.bytes().buffer.byteLength).toBeLessThan(64 * 1024);
+  });
+
   it("never turns a character of malformed hex into a delimiter byte", () => {
     // U+0109 truncated to a byte would be a tab: a column shifted by the node's answer.
     const w = new CopyWriter();

@@ -16,8 +16,9 @@ export class CopyWriter {
   private buf: Buffer;
   private pos = 0;
 
-  constructor(capacity = 1 << 16) {
-    this.buf = Buffer.allocUnsafeSlow(capacity);
+  /** `capacity`: bytes expected (it grows by doubling past them). */
+  constructor(capacity = 1024) {
+    this.buf = Buffer.allocUnsafeSlow(Math.max(16, capacity));
   }
 
   private room(bytes: number): void {
@@ -59,8 +60,13 @@ export class CopyWriter {
     return this.pos;
   }
 
-  /** What was written: a view of the writer's memory, so nothing is written after it is taken. */
+  /**
+   * What was written: a view of the writer's memory (nothing is written after it is taken), or a copy of its size
+   * when that memory is more than twice it (a block's text is held until its batch is written: a quiet chain's
+   * hundreds of small blocks must not each hold a large buffer).
+   */
   bytes(): Buffer {
-    return this.buf.subarray(0, this.pos);
+    const view = this.buf.subarray(0, this.pos);
+    return this.pos * 2 < this.buf.length ? Buffer.from(view) : view;
   }
 }

@@ -88,7 +88,7 @@ export function bulkInsert<T>(table: string, columns: readonly BulkColumn<T>[]):
   };
   const params = columns.map(param);
   const encode = (rows: readonly T[]) => {
-    const w = new CopyWriter();
+    const w = new CopyWriter(rows.length * 128);
     writeCopyRows(w, columns, rows);
     return w.bytes();
   };

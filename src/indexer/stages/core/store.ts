@@ -130,7 +130,7 @@ export type EncodedCoreRows = {
 };
 
 export function encodeCoreRows(rows: CoreRows): EncodedCoreRows {
-  const w = new CopyWriter();
+  const w = new CopyWriter(rows.transactions.length * 512);
   const ends = writeCopyRows(w, transactionColumns, rows.transactions, true);
   return {
     blocks: insertBlocks.encode(rows.blocks),
