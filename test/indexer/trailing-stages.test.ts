@@ -59,23 +59,29 @@ function witness() {
   return { ext, writes, stored };
 }
 
+/** `tx` that shows `see` each query's text first (a throw there fails the query). */
+const watched = (tx: Queryable, see: (sql: string) => void): Queryable => ({
+  async query(sql, params, options) {
+    see(sql);
+    return tx.query(sql, params, options);
+  },
+  exec: (sql) => tx.exec(sql),
+  ...(tx.copyFrom ? { copyFrom: tx.copyFrom.bind(tx) } : {}),
+});
+
 /**
  * `db` whose next `fail.times` trailing transactions fail (the connection they ran on lost, or the process killed
  * before they committed): their first statement, the cursor's compare-and-set, throws.
  */
 function losingTrail(db: Db, fail: { times: number }): Db {
-  const wrap = (tx: Queryable): Queryable => ({
-    async query(sql, params, options) {
+  return wrapTransactions(db, (tx) =>
+    watched(tx, (sql) => {
       if (fail.times > 0 && /update indexer_trail/.test(sql)) {
         fail.times--;
         throw new Error("simulated loss of the trailing write");
       }
-      return tx.query(sql, params, options);
-    },
-    exec: (sql) => tx.exec(sql),
-    ...(tx.copyFrom ? { copyFrom: tx.copyFrom.bind(tx) } : {}),
-  });
-  return wrapTransactions(db, wrap);
+    }),
+  );
 }
 
 /**
@@ -92,15 +98,11 @@ function failingCommit(db: Db, fail: { at: number }): Db {
     transaction: (fn) =>
       db.transaction(async (tx) => {
         let checkpoint = false;
-        const spy: Queryable = {
-          query(sql, params, options) {
+        const result = await fn(
+          watched(tx, (sql) => {
             if (/update indexer_state set last_block/.test(sql)) checkpoint = true;
-            return tx.query(sql, params, options);
-          },
-          exec: (sql) => tx.exec(sql),
-          ...(tx.copyFrom ? { copyFrom: tx.copyFrom.bind(tx) } : {}),
-        };
-        const result = await fn(spy);
+          }),
+        );
         if (checkpoint && ++batches === fail.at) {
           await new Promise((resolve) => setImmediate(resolve));
           throw new Error("simulated failure of a batch's commit");

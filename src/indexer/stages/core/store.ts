@@ -156,19 +156,24 @@ const F = 102;
 const TAB = 9;
 const NEWLINE = 10;
 
-/** `lines` closed with each row's two facts (`t` or `f`, tab-separated) and a newline. */
-function closeLines(lines: OpenLines, facts: ReadonlyArray<readonly [boolean, boolean]>): Buffer {
-  const out = Buffer.allocUnsafeSlow(lines.bytes.byteLength + 4 * facts.length);
+/** `lines` (one per row) closed with each row's two facts (`t` or `f`, tab-separated) and a newline. */
+function closeLines<R>(
+  lines: OpenLines,
+  rows: readonly R[],
+  first: (row: R) => boolean,
+  second: (row: R) => boolean,
+): Buffer {
+  const out = Buffer.allocUnsafeSlow(lines.bytes.byteLength + 4 * rows.length);
   let pos = 0;
   let start = 0;
-  facts.forEach(([a, b], i) => {
+  rows.forEach((row, i) => {
     const end = lines.ends[i]!;
     out.set(lines.bytes.subarray(start, end), pos);
     pos += end - start;
     start = end;
-    out[pos++] = a ? T : F;
+    out[pos++] = first(row) ? T : F;
     out[pos++] = TAB;
-    out[pos++] = b ? T : F;
+    out[pos++] = second(row) ? T : F;
     out[pos++] = NEWLINE;
   });
   return out;
@@ -210,7 +215,9 @@ export async function writeCoreRows(tx: Queryable, rows: CoreRows, encoded?: Enc
     const facts = await factsOf();
     const text = closeLines(
       encoded.transactionLines,
-      rows.transactions.map((t) => [facts.toIsContract(t), facts.createsToken(t)] as const),
+      rows.transactions,
+      facts.toIsContract,
+      facts.createsToken,
     );
     await tx.copyFrom("transactions", insertTransactions.columns, text);
     await markFresh(tx, rows, facts.fresh);

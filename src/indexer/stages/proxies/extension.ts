@@ -65,11 +65,12 @@ async function detectBatch(batch: readonly FetchedBlock[], rpc: Rpc) {
  * Only creations and Upgraded events cost calls, so the block pipeline pays for it rarely.
  */
 type OpenRefreshes = Array<{ guid: string; address: Address }>;
+const openRefreshes = (tx: Queryable): Promise<OpenRefreshes> => openProxyRefreshes(tx, REFRESHES_PER_BATCH);
 
 export function createProxiesExtension(): IndexerExtension<Detected, OpenRefreshes> {
   return {
     id: DETECTED.id,
-    prepare: async (tx, _batch, ctx) => (ctx.history ? [] : openProxyRefreshes(tx, REFRESHES_PER_BATCH)),
+    prepare: async (tx, _batch, ctx) => (ctx.history ? [] : openRefreshes(tx)),
     // The slots are read when the block arrives, not in the batch transaction: a JSON-RPC round trip there holds
     // every later range's write.
     afterFetch: async (rpc, fetched) => {
@@ -82,7 +83,7 @@ export function createProxiesExtension(): IndexerExtension<Detected, OpenRefresh
       const rows: ProxyRow[] = (await detectBatch(batch, ctx.rpc)).filter((r) => r.info);
       // Refresh requests are answered at the head, never by history catching up below it.
       if (!ctx.history) {
-        const open = await (ctx.prepared ?? openProxyRefreshes(tx, REFRESHES_PER_BATCH));
+        const open = await (ctx.prepared ?? openRefreshes(tx));
         if (open.length)
           rows.push(
             ...(await answerRefreshes(
