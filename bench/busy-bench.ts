@@ -17,6 +17,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
+import { availableParallelism } from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import pg from "pg";
@@ -317,6 +318,8 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
         // utilisation: JavaScript and GC, not waiting on sockets); the rest of the time both wait on each other.
         write_in_flight_share: round(batches.reduce((s, b) => s + b.ms, 0) / 1000 / seconds),
         event_loop_busy_share: round(elu.utilization),
+        // The main thread's own CPU (its busy time: JavaScript and the collector's pauses on it).
+        main_thread_cpu_s_per_1000_tx: round(((elu.utilization * seconds) / txCount) * 1000),
         event_loop_delay_ms: {
           p50: round(delay.percentile(50) / 1e6),
           p99: round(delay.percentile(99) / 1e6),
@@ -407,6 +410,10 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
     log(`(a) raw fetch, again: ${rawB.tx_per_s} tx/s`);
     const raw = (rawA.tx_per_s + rawB.tx_per_s) / 2;
     const { tables: _t, ...index } = indexed;
+    const copyCpu = copy.postgres_cpu_s_per_1000_tx;
+    const indexerCpu =
+      index.process_cpu_s_per_1000_tx + index.postgres_cpu_s_per_1000_tx + index.node_cpu_s_per_1000_tx;
+    const cores = availableParallelism();
     return {
       chain: "busy (in-memory node, 150 transactions per block)",
       blocks: node.head + 1,
@@ -425,6 +432,17 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
       },
       ratio_to_copy: round(indexed.tx_per_s / copy.tx_per_s),
       ratio_to_raw_fetch: round(indexed.tx_per_s / raw),
+      // What bounds the ratio to the COPY, in CPU, which moves less with the machine's phase than the rates do
+      // (the COPY is one backend on one core; its CPU per transaction is its speed). The COPY's rate is 1 /
+      // copyCpu, the indexer's at most cores / indexerCpu (every core busy) and 1 / its main thread's CPU (one
+      // thread): so the ratio is at most the least of the two bounds below, whatever the code's waits.
+      cpu: {
+        indexer_to_copy: round(indexerCpu / copyCpu),
+        main_thread_to_copy: round(index.main_thread_cpu_s_per_1000_tx / copyCpu),
+        cores,
+        ratio_bound_by_cores: round((cores * copyCpu) / indexerCpu),
+        ratio_bound_by_main_thread: round(copyCpu / index.main_thread_cpu_s_per_1000_tx),
+      },
       blockscout_bytes_per_tx: 8700,
     };
   } finally {
