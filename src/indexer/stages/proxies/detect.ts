@@ -23,18 +23,35 @@ export function wordToAddress(word: Hex | null | undefined): Address | null {
 }
 
 /**
- * Reads the implementation of a proxy at a block: the EIP-1967 slot, then the EIP-1822 slot, then EIP-897's
- * implementation(). Calls that fail count as "not this kind" (the contract may simply not answer).
+ * Whether runtime code can have an `implementation()` function: its selector's four bytes occur in it (a
+ * dispatcher compares the call's selector with them). Blockscout calls that getter only where the verified ABI has
+ * it; code without the bytes answers the call, if at all, from a fallback, as it would any other. Pure.
  */
-export async function detectProxy(rpc: Rpc, address: Address, blockNumber: number): Promise<ProxyInfo> {
+export function mayImplementEip897(code: Hex): boolean {
+  return code.toLowerCase().includes(EIP897_IMPLEMENTATION_SELECTOR.slice(2));
+}
+
+/**
+ * Reads the implementation of a proxy at a block: the EIP-1967 slot, then the EIP-1822 slot, then EIP-897's
+ * implementation(). Calls that fail count as "not this kind" (the contract may simply not answer). `code`: the
+ * contract's runtime code where it is known (a creation's trace): without the getter's selector in it, no call.
+ */
+export async function detectProxy(
+  rpc: Rpc,
+  address: Address,
+  blockNumber: number,
+  code?: Hex,
+): Promise<ProxyInfo> {
   const tag = `0x${blockNumber.toString(16)}`;
   const slot = (s: string) => rpc.request<Hex>("eth_getStorageAt", [address, s, tag]).catch(() => null);
   const [s1967, s1822, call897] = await Promise.all([
     slot(EIP1967_IMPLEMENTATION_SLOT),
     slot(EIP1822_PROXIABLE_SLOT),
-    rpc
-      .request<Hex>("eth_call", [{ to: address, data: EIP897_IMPLEMENTATION_SELECTOR }, tag])
-      .catch(() => null),
+    code !== undefined && !mayImplementEip897(code)
+      ? null
+      : rpc
+          .request<Hex>("eth_call", [{ to: address, data: EIP897_IMPLEMENTATION_SELECTOR }, tag])
+          .catch(() => null),
   ]);
   const i1967 = wordToAddress(s1967);
   if (i1967) return { proxyType: "eip1967", implementation: i1967 };

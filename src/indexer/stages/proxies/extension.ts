@@ -1,4 +1,4 @@
-import type { Address } from "viem";
+import type { Address, Hex } from "viem";
 import type { Rpc } from "../../../chain/rpc.js";
 import type { FetchedBlock } from "../../../chain/types.js";
 import { newestProxiesSql } from "../../../chain-store/proxies.js";
@@ -12,29 +12,44 @@ import { detectProxy, type ProxyInfo, UPGRADED_TOPIC } from "./detect.js";
 /** Refresh requests (verifyproxycontract) answered per batch at most; the rest wait for the next one. */
 const REFRESHES_PER_BATCH = 20;
 
+/**
+ * A contract whose implementation may have changed in a batch, at its last block there. `code`: its runtime code,
+ * when a transaction of that block created it and the block's call traces give what the creation returned.
+ */
+export type ProxyCandidate = { address: Address; blockNumber: number; code?: Hex };
+
 /** Contracts whose implementation may have changed in a batch: created by a transaction, or emitting Upgraded. Pure. */
-export function proxyCandidates(
-  batch: readonly FetchedBlock[],
-): Array<{ address: Address; blockNumber: number }> {
-  const out = new Map<Address, number>();
+export function proxyCandidates(batch: readonly FetchedBlock[]): ProxyCandidate[] {
+  const out = new Map<Address, ProxyCandidate>();
   for (const b of batch) {
     const n = Number(b.block.number);
-    for (const r of b.receipts) {
-      if (r.contractAddress && (r.status === undefined || r.status === "0x1"))
-        out.set(r.contractAddress.toLowerCase() as Address, n);
+    b.receipts.forEach((r, i) => {
+      if (r.contractAddress && (r.status === undefined || r.status === "0x1")) {
+        const address = r.contractAddress.toLowerCase() as Address;
+        const root = b.calls?.[i];
+        const code = root && !root.error && root.output !== undefined ? root.output : undefined;
+        out.set(address, { address, blockNumber: n, ...(code !== undefined ? { code } : {}) });
+      }
       for (const l of r.logs)
-        if (l.topics[0] === UPGRADED_TOPIC) out.set(l.address.toLowerCase() as Address, n);
-    }
+        if (l.topics[0] === UPGRADED_TOPIC) {
+          const address = l.address.toLowerCase() as Address;
+          const seen = out.get(address);
+          // The code of a creation in the same block still holds; a creation in an earlier block of the batch
+          // says nothing of the code at this one (a CREATE2 address can be destroyed and created again).
+          const code = seen?.blockNumber === n ? seen.code : undefined;
+          out.set(address, { address, blockNumber: n, ...(code !== undefined ? { code } : {}) });
+        }
+    });
   }
-  return [...out].map(([address, blockNumber]) => ({ address, blockNumber }));
+  return [...out.values()];
 }
 
 /** A block's candidates, each read at the block when it arrived (null: no proxy there). */
-type Detected = Array<{ address: Address; blockNumber: number; info: ProxyInfo | null }>;
+type Detected = Array<ProxyCandidate & { info: ProxyInfo | null }>;
 const DETECTED = stageSlot<Detected>("proxies");
 
-const detectAll = (rpc: Rpc, candidates: ReadonlyArray<{ address: Address; blockNumber: number }>) =>
-  Promise.all(candidates.map((c) => detectProxy(rpc, c.address, c.blockNumber)));
+const detectAll = (rpc: Rpc, candidates: readonly ProxyCandidate[]) =>
+  Promise.all(candidates.map((c) => detectProxy(rpc, c.address, c.blockNumber, c.code)));
 
 /**
  * The batch's candidates with what was read for each: per address its last block in the batch (as
