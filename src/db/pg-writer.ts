@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
+import { withBinaryByteaArrays } from "./binary-array.js";
 import type { Queryable, QueryOptions } from "./db.js";
 import { connectionLost } from "./failures.js";
 import { PG_WRITER_SOURCE } from "./pg-writer-source.js";
@@ -28,6 +29,21 @@ function asBuffer(v: unknown): unknown {
 function rowsFromWire(rows: Record<string, unknown>[]): Record<string, unknown>[] {
   for (const row of rows) for (const k in row) row[k] = asBuffer(row[k]);
   return rows;
+}
+
+/**
+ * A statement as it crosses to the thread: its `bytea[]` parameters in binary (binary-array.ts), each in memory of
+ * its own that moves uncopied (`transfer`), where an array of small Buffers would be cloned element by element and
+ * then written out as hex text on the thread.
+ */
+function wire(sql: string, params: readonly unknown[] | undefined) {
+  const values = withBinaryByteaArrays(params);
+  const transfer: ArrayBuffer[] = [];
+  values?.forEach((v, i) => {
+    // Only the arrays made here: a caller's own Buffer may share its memory with others.
+    if (v !== params?.[i] && v instanceof Buffer) transfer.push(v.buffer as ArrayBuffer);
+  });
+  return { sql, params: values, transfer };
 }
 
 /**
@@ -77,13 +93,16 @@ export class PipelinedWriter {
     return worker;
   }
 
-  private ask(message: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  private ask(
+    message: Record<string, unknown> & { transfer?: ArrayBuffer[] },
+  ): Promise<Record<string, unknown>[]> {
     const id = this.nextId++;
     const worker = this.thread();
+    const { transfer, ...body } = message;
     return new Promise((resolve, reject) => {
       if (this.waiting.size === 0) worker.ref();
       this.waiting.set(id, { resolve, reject });
-      worker.postMessage({ ...message, id });
+      worker.postMessage({ ...body, id }, transfer);
     });
   }
 
@@ -96,7 +115,7 @@ export class PipelinedWriter {
       // `prepare` is for the API's hot reads; the writes' texts are planned each time as on the main pool's
       // unprepared path.
       query: async <R>(sql: string, params?: readonly unknown[], _options?: QueryOptions) =>
-        (await this.ask({ t: "query", tx, sql, params })) as R[],
+        (await this.ask({ t: "query", tx, ...wire(sql, params) })) as R[],
       exec: async (sql: string) => {
         await this.ask({ t: "query", tx, sql });
       },
@@ -109,7 +128,10 @@ export class PipelinedWriter {
         else bytes.set(data);
         this.thread().postMessage({ t: "copy", tx, table, columns, data: bytes }, [bytes.buffer]);
       },
-      command: async (sql, params) => post({ t: "query", sql, params }),
+      command: async (sql, params) => {
+        const m = wire(sql, params);
+        this.thread().postMessage({ t: "query", tx, ...m }, m.transfer);
+      },
     };
     let result: T;
     try {

@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import { from as copyFromStdin } from "pg-copy-streams";
+import { withBinaryByteaArrays } from "./binary-array.js";
 import type { Db, Queryable, QueryOptions } from "./db.js";
 import { connectionLost } from "./failures.js";
 import { PipelinedWriter } from "./pg-writer.js";
@@ -50,7 +51,7 @@ async function copyIn(
 function wrap(client: pg.Pool | pg.PoolClient): Queryable {
   return {
     async query<T>(sql: string, params?: readonly unknown[], options?: QueryOptions) {
-      const values = params as unknown[] | undefined;
+      const values = withBinaryByteaArrays(params);
       const r = options?.prepare
         ? await client.query({ name: statementName(sql), text: sql, ...(values ? { values } : {}) })
         : await client.query(sql, values);

@@ -46,6 +46,33 @@ describe.skipIf(!PG)("a pipelined transaction (skipped without TEST_DATABASE_URL
     expect(await rows()).toHaveLength(3);
   });
 
+  it("sends bytea[] parameters in binary that read back as the same values, nulls and empty bytes included", async () => {
+    const values = [Buffer.from("00ff10", "hex"), null, Buffer.alloc(0), Buffer.from("a".repeat(40), "hex")];
+    const sql =
+      "select v, v is null as missing from unnest($1::bytea[]) with ordinality as u(v, o) order by o";
+    const expected = values.map((v) => ({ v: v === null ? null : v.toString("hex"), missing: v === null }));
+    const read = (rs: Array<{ v: Uint8Array | null; missing: boolean }>) =>
+      rs.map((r) => ({ v: r.v === null ? null : Buffer.from(r.v).toString("hex"), missing: r.missing }));
+    // The main pool, and the writer thread (its parameters moved, not copied), as a read and as a write.
+    expect(read(await db.query(sql, [values]))).toEqual(expected);
+    const inThread = await db.pipelinedTransaction!(async (tx) => {
+      await command(
+        tx,
+        "insert into pipe_t (k, b) select 100 + o, v from unnest($1::bytea[]) with ordinality as u(v, o)",
+        [values],
+      );
+      return tx.query<{ v: Uint8Array | null; missing: boolean }>(sql, [values]);
+    });
+    expect(read(inThread)).toEqual(expected);
+    // The caller's Buffers are untouched by the move.
+    expect(values[0]!.toString("hex")).toBe("00ff10");
+    const written = await db.query<{ b: Uint8Array | null }>("select b from pipe_t where k > 100 order by k");
+    expect(written.map((r) => (r.b === null ? null : Buffer.from(r.b).toString("hex")))).toEqual(
+      expected.map((e) => e.v),
+    );
+    await db.exec("delete from pipe_t where k > 100");
+  });
+
   it("a failed write fails the commit with the database's error and nothing of the transaction stays", async () => {
     const before = await rows();
     const attempt = db.pipelinedTransaction!(async (tx) => {
