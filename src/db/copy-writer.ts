@@ -4,6 +4,7 @@ const TAB = 9;
 const NEWLINE = 10;
 const BACKSLASH = 92;
 const LOWER_X = 120;
+const ZERO = 48;
 
 /**
  * COPY text written into bytes field by field, for the COPYs of a busy batch (a few MB). Built as strings, each line
@@ -37,10 +38,20 @@ export class CopyWriter {
   /** A bytea field from 0x-hex: `\\x` (the backslash doubled for the COPY line) and the digits. */
   hex(s: string): void {
     this.room(3 + s.length * 3);
-    this.buf[this.pos++] = BACKSLASH;
-    this.buf[this.pos++] = BACKSLASH;
-    this.buf[this.pos++] = LOWER_X;
-    this.pos += this.buf.write(s.startsWith("0x") ? s.slice(2) : s, this.pos);
+    const b = this.buf;
+    if (s.charCodeAt(0) === ZERO && s.charCodeAt(1) === LOWER_X) {
+      // "0x…" written one byte in, its "0" then made the second backslash: no substring for the digits (a
+      // busy block's COPY text has thousands of hex fields).
+      b[this.pos] = BACKSLASH;
+      const n = b.write(s, this.pos + 1);
+      b[this.pos + 1] = BACKSLASH;
+      this.pos += 1 + n;
+      return;
+    }
+    b[this.pos++] = BACKSLASH;
+    b[this.pos++] = BACKSLASH;
+    b[this.pos++] = LOWER_X;
+    this.pos += b.write(s, this.pos);
   }
 
   /** The field for a value of element type `type` (copy-text.ts `copyField`), hex strings written as they are. */
