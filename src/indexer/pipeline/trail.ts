@@ -166,13 +166,10 @@ export class TrailingWrites {
     const range = this.owed!;
     this.owed = null;
     const { db, stages, logger } = this.deps;
-    // On the writer thread where the database has one, beside the batches': the range's parameters (tens of
-    // thousands of addresses and sums) are then made into statements there, not on the main thread.
-    const transaction = db.pipelinedTransaction ?? db.transaction;
     this.job = (async () => {
       if (this.failed) return;
       try {
-        await transaction.call(db, async (tx) => {
+        await db.transaction(async (tx) => {
           if (!(await moveTrail(tx, range.from, range.to))) throw trailMoved(range.from);
           for (const [i, x] of stages.entries()) {
             // Every batch of the range was followed here, so what a carrying stage folded covers all of it.
