@@ -1,8 +1,8 @@
 /**
  * `bytea[]` parameters in PostgreSQL's binary array format, for node-postgres (which sends a Buffer parameter in
  * binary). Given an array of Buffers it writes every element as `\\x` and hex inside one text literal, which
- * PostgreSQL parses back; a busy batch's upserts pass tens of thousands of addresses that way (a tenth of what the
- * main thread allocated while indexing). In binary each element is its length and its bytes: one copy each way.
+ * PostgreSQL parses back, and the writer thread (pg-writer.ts) is sent each Buffer as an object of its own. In
+ * binary each element is its length and its bytes, in one Buffer that moves to the thread uncopied.
  */
 
 /** PostgreSQL's type oid of `bytea`, the elements' type named in the array's header (`array_recv` checks it). */
