@@ -27,9 +27,14 @@ function isByteaArray(value: unknown): value is ReadonlyArray<Uint8Array | null>
 export function byteaArrayParam(values: ReadonlyArray<Uint8Array | null>): Buffer {
   let size = 20;
   let nulls = 0;
-  for (const v of values) size += 4 + (v ? v.byteLength : 0);
+  for (const v of values) {
+    if (v) size += 4 + v.byteLength;
+    else {
+      size += 4;
+      nulls = 1;
+    }
+  }
   const out = Buffer.allocUnsafeSlow(size);
-  for (const v of values) if (!v) nulls = 1;
   out.writeInt32BE(1, 0);
   out.writeInt32BE(nulls, 4);
   out.writeInt32BE(BYTEA_OID, 8);

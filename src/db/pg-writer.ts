@@ -43,7 +43,7 @@ function wire(sql: string, params: readonly unknown[] | undefined) {
     // Only the arrays made here: a caller's own Buffer may share its memory with others.
     if (v !== params?.[i] && v instanceof Buffer) transfer.push(v.buffer as ArrayBuffer);
   });
-  return { sql, params: values, transfer };
+  return { statement: { t: "query", sql, params: values }, transfer };
 }
 
 /**
@@ -94,28 +94,31 @@ export class PipelinedWriter {
   }
 
   private ask(
-    message: Record<string, unknown> & { transfer?: ArrayBuffer[] },
+    message: Record<string, unknown>,
+    transfer?: ArrayBuffer[],
   ): Promise<Record<string, unknown>[]> {
     const id = this.nextId++;
     const worker = this.thread();
-    const { transfer, ...body } = message;
     return new Promise((resolve, reject) => {
       if (this.waiting.size === 0) worker.ref();
       this.waiting.set(id, { resolve, reject });
-      worker.postMessage({ ...body, id }, transfer);
+      worker.postMessage({ ...message, id }, transfer);
     });
   }
 
   /** Runs `fn` in one transaction on the writer thread; committed when it resolves, rolled back when it throws. */
   async transaction<T>(searchPath: string, fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const tx = this.nextTx++;
-    const post = (m: Record<string, unknown>) => this.thread().postMessage({ ...m, tx });
+    const post = (m: Record<string, unknown>, transfer?: ArrayBuffer[]) =>
+      this.thread().postMessage({ ...m, tx }, transfer);
     post({ t: "begin", searchPath });
     const q: Queryable = {
       // `prepare` is for the API's hot reads; the writes' texts are planned each time as on the main pool's
       // unprepared path.
-      query: async <R>(sql: string, params?: readonly unknown[], _options?: QueryOptions) =>
-        (await this.ask({ t: "query", tx, ...wire(sql, params) })) as R[],
+      query: async <R>(sql: string, params?: readonly unknown[], _options?: QueryOptions) => {
+        const { statement, transfer } = wire(sql, params);
+        return (await this.ask({ ...statement, tx }, transfer)) as R[];
+      },
       exec: async (sql: string) => {
         await this.ask({ t: "query", tx, sql });
       },
@@ -129,8 +132,8 @@ export class PipelinedWriter {
         this.thread().postMessage({ t: "copy", tx, table, columns, data: bytes }, [bytes.buffer]);
       },
       command: async (sql, params) => {
-        const m = wire(sql, params);
-        this.thread().postMessage({ t: "query", tx, ...m }, m.transfer);
+        const { statement, transfer } = wire(sql, params);
+        post(statement, transfer);
       },
     };
     let result: T;

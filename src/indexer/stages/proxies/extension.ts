@@ -21,14 +21,14 @@ export type ProxyCandidate = { address: Address; blockNumber: number; code?: Hex
 /** Contracts whose implementation may have changed in a batch: created by a transaction, or emitting Upgraded. Pure. */
 export function proxyCandidates(batch: readonly FetchedBlock[]): ProxyCandidate[] {
   const out = new Map<Address, ProxyCandidate>();
+  const put = (address: Address, blockNumber: number, code: Hex | undefined) =>
+    out.set(address, { address, blockNumber, ...(code !== undefined ? { code } : {}) });
   for (const b of batch) {
     const n = Number(b.block.number);
     b.receipts.forEach((r, i) => {
       if (r.contractAddress && (r.status === undefined || r.status === "0x1")) {
-        const address = r.contractAddress.toLowerCase() as Address;
         const root = b.calls?.[i];
-        const code = root && !root.error && root.output !== undefined ? root.output : undefined;
-        out.set(address, { address, blockNumber: n, ...(code !== undefined ? { code } : {}) });
+        put(r.contractAddress.toLowerCase() as Address, n, root && !root.error ? root.output : undefined);
       }
       for (const l of r.logs)
         if (l.topics[0] === UPGRADED_TOPIC) {
@@ -36,8 +36,7 @@ export function proxyCandidates(batch: readonly FetchedBlock[]): ProxyCandidate[
           const seen = out.get(address);
           // The code of a creation in the same block still holds; a creation in an earlier block of the batch
           // says nothing of the code at this one (a CREATE2 address can be destroyed and created again).
-          const code = seen?.blockNumber === n ? seen.code : undefined;
-          out.set(address, { address, blockNumber: n, ...(code !== undefined ? { code } : {}) });
+          put(address, n, seen?.blockNumber === n ? seen.code : undefined);
         }
     });
   }
