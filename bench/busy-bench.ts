@@ -497,10 +497,10 @@ function timedQueries(tx: Queryable, times: Array<Map<string, number>>): Queryab
       : {}),
     ...(tx.copyFrom
       ? {
-          async copyFrom(table: string, columns: readonly string[], data: string) {
+          async copyFrom(table: string, columns: readonly string[], tuples: Uint8Array) {
             const s = performance.now();
             try {
-              return await tx.copyFrom!(table, columns, data);
+              return await tx.copyFrom!(table, columns, tuples);
             } finally {
               add(`copy ${table}`, performance.now() - s);
             }

@@ -23,11 +23,12 @@ export interface Queryable {
   /** Runs several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
   /**
-   * Bulk load: `copy <table> (<columns>) from stdin` with `data` in COPY's text format (copy-text.ts), one round
-   * trip for any number of rows and no parameter arrays to encode. Optional: wrappers without it (plans tests,
-   * statement timers) get the same rows by an `unnest` insert (bulk-insert.ts).
+   * Bulk load: `copy <table> (<columns>) from stdin (format binary)` with `tuples` in COPY's binary format, without
+   * its header and trailer (copy-writer.ts), one round trip for any number of rows and no parameter arrays to
+   * encode. Optional: wrappers without it (plans tests, statement timers) get the same rows by an `unnest` insert
+   * (bulk-insert.ts).
    */
-  copyFrom?(table: string, columns: readonly string[], data: string | Uint8Array): Promise<void>;
+  copyFrom?(table: string, columns: readonly string[], tuples: Uint8Array): Promise<void>;
   /**
    * A statement whose rows nobody reads (an insert, update or delete without `returning`). A pipelined transaction
    * (`Db.pipelinedTransaction`) sends it without waiting for the previous answer and resolves at once; its failure

@@ -5,7 +5,7 @@
  * nothing else to do, so no statement waits for a busy main thread between two round trips.
  *
  * Messages in: `{t:"begin", tx, searchPath}` (the statement setting it), `{t:"query", tx, id?, sql, params}` (id: the caller waits for the
- * rows; none: nobody reads them), `{t:"copy", tx, table, columns, data}` (data: the COPY text's bytes), `{t:"end", tx, id, commit}`.
+ * rows; none: nobody reads them), `{t:"copy", tx, sql, data}` (sql: the COPY statement; data: its input, binary format framed), `{t:"end", tx, id, commit}`.
  * Messages out: `{id, rows}` or `{id, error}`. The first failure of a transaction is kept and given to the next
  * operation someone waits for (a read or the end); the operations between are not run (the transaction is
  * aborted anyway) and the end rolls back.
@@ -45,7 +45,7 @@ function errorOf(e, lost) {
 async function run(state, m) {
   const c = state.client;
   if (m.t === "copy") {
-    const stream = c.query(copyFrom("copy " + m.table + " (" + m.columns.join(", ") + ") from stdin"));
+    const stream = c.query(copyFrom(m.sql));
     await pipeline(Readable.from([Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength)]), stream);
     return undefined;
   }

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import { withBinaryByteaArrays } from "./binary-array.js";
+import { copyFrameParts, copyStatement } from "./copy-writer.js";
 import type { Queryable, QueryOptions } from "./db.js";
 import { connectionLost } from "./failures.js";
 import { PG_WRITER_SOURCE } from "./pg-writer-source.js";
@@ -122,14 +123,16 @@ export class PipelinedWriter {
       exec: async (sql: string) => {
         await this.ask({ t: "query", tx, sql });
       },
-      copyFrom: async (table, columns, data) => {
-        // In memory of its own, which moves to the thread uncopied: text encoded here, bytes copied once.
-        const bytes = Buffer.allocUnsafeSlow(
-          typeof data === "string" ? Buffer.byteLength(data) : data.byteLength,
-        );
-        if (typeof data === "string") bytes.write(data);
-        else bytes.set(data);
-        this.thread().postMessage({ t: "copy", tx, table, columns, data: bytes }, [bytes.buffer]);
+      copyFrom: async (table, columns, tuples) => {
+        // Framed in memory of its own, which moves to the thread uncopied: the tuples copied once.
+        const parts = copyFrameParts(tuples);
+        const data = Buffer.allocUnsafeSlow(parts.reduce((n, p) => n + p.byteLength, 0));
+        let at = 0;
+        for (const p of parts) {
+          data.set(p, at);
+          at += p.byteLength;
+        }
+        this.thread().postMessage({ t: "copy", tx, sql: copyStatement(table, columns), data }, [data.buffer]);
       },
       command: async (sql, params) => {
         const { statement, transfer } = wire(sql, params);

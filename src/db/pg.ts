@@ -4,6 +4,7 @@ import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import { from as copyFromStdin } from "pg-copy-streams";
 import { withBinaryByteaArrays } from "./binary-array.js";
+import { copyFrameParts, copyStatement } from "./copy-writer.js";
 import type { Db, Queryable, QueryOptions } from "./db.js";
 import { connectionLost } from "./failures.js";
 import { PipelinedWriter } from "./pg-writer.js";
@@ -38,14 +39,9 @@ function statementName(sql: string): string {
 }
 
 /** COPY FROM STDIN on one connection (pg-copy-streams: the CopyData messages node-postgres itself does not send). */
-async function copyIn(
-  client: pg.PoolClient,
-  table: string,
-  columns: readonly string[],
-  data: string | Uint8Array,
-) {
-  const stream = client.query(copyFromStdin(`copy ${table} (${columns.join(", ")}) from stdin`));
-  await pipeline(Readable.from([typeof data === "string" ? Buffer.from(data) : data]), stream);
+async function copyIn(client: pg.PoolClient, table: string, columns: readonly string[], tuples: Uint8Array) {
+  const stream = client.query(copyFromStdin(copyStatement(table, columns)));
+  await pipeline(Readable.from(copyFrameParts(tuples)), stream);
 }
 
 function wrap(client: pg.Pool | pg.PoolClient): Queryable {
@@ -60,11 +56,11 @@ function wrap(client: pg.Pool | pg.PoolClient): Queryable {
     async exec(sql: string) {
       await client.query(sql);
     },
-    async copyFrom(table, columns, data) {
-      if (!(client instanceof pg.Pool)) return copyIn(client, table, columns, data);
+    async copyFrom(table, columns, tuples) {
+      if (!(client instanceof pg.Pool)) return copyIn(client, table, columns, tuples);
       const c = await client.connect();
       try {
-        await copyIn(c, table, columns, data);
+        await copyIn(c, table, columns, tuples);
       } finally {
         c.release();
       }
@@ -159,10 +155,10 @@ export async function createPostgresDb(url: string, options: PostgresPoolOptions
       query: (sql, params, opts) =>
         scoped ? viaSession.query(sql, params, opts) : direct.query(sql, params, opts),
       exec: (sql) => (scoped ? viaSession.exec(sql) : direct.exec(sql)),
-      copyFrom: (table, columns, data) =>
+      copyFrom: (table, columns, tuples) =>
         scoped
-          ? session(schema, (c) => copyIn(c, table, columns, data))
-          : direct.copyFrom!(table, columns, data),
+          ? session(schema, (c) => copyIn(c, table, columns, tuples))
+          : direct.copyFrom!(table, columns, tuples),
       transaction: (fn) =>
         session(schema, async (client) => {
           await client.query("begin");

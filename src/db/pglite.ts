@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
+import { copyFrameParts, copyStatement } from "./copy-writer.js";
 import type { Db, Queryable } from "./db.js";
 import { searchPathStatement } from "./search-path.js";
 
@@ -12,10 +13,10 @@ function wrap(conn: PGlite | Transaction): Queryable {
     async exec(sql: string) {
       await conn.exec(sql);
     },
-    async copyFrom(table, columns, data) {
+    async copyFrom(table, columns, tuples) {
       // PGlite has no client stream: COPY reads the rows from a blob handed to the query.
-      await conn.query(`copy ${table} (${columns.join(", ")}) from '/dev/blob'`, [], {
-        blob: new Blob([data]),
+      await conn.query(copyStatement(table, columns, "'/dev/blob'"), [], {
+        blob: new Blob(copyFrameParts(tuples)),
       });
     },
   };
@@ -110,7 +111,8 @@ export async function createPgliteDb(dir?: string, template?: Blob): Promise<Pgl
     kind: "pglite",
     query: (sql, params) => onPath(schema, () => direct.query(sql, params)),
     exec: (sql) => onPath(schema, () => direct.exec(sql)),
-    copyFrom: (table, columns, data) => onPath(schema, () => direct.copyFrom!(table, columns, data), true),
+    copyFrom: (table, columns, tuples) =>
+      onPath(schema, () => direct.copyFrom!(table, columns, tuples), true),
     transaction: (fn) => onPath(schema, () => pg.transaction((tx) => fn(wrap(tx))), true),
     dump: () => pg.dumpDataDir("none"),
     async close() {

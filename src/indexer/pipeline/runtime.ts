@@ -407,9 +407,9 @@ export class Indexer {
       },
       ...(tx.copyFrom
         ? {
-            copyFrom: async (table: string, columns: readonly string[], data: string | Uint8Array) => {
+            copyFrom: async (table: string, columns: readonly string[], tuples: Uint8Array) => {
               await this.giveWay();
-              return tx.copyFrom!(table, columns, data);
+              return tx.copyFrom!(table, columns, tuples);
             },
           }
         : {}),

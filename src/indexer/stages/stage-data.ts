@@ -9,7 +9,7 @@ import { deriveInternalTransactions, type InternalTransactionRow } from "./inter
  * (the architecture check), and the owner alone fills its slot.
  */
 
-/** A block's balance-change rows and their COPY text (the balances stage's). */
+/** A block's balance-change rows and their COPY tuples (the balances stage's). */
 export type BalanceChangesOfBlock = { rows: BalanceChangeRow[]; text: Uint8Array };
 export const BALANCE_CHANGES = stageSlot<BalanceChangesOfBlock>("balances");
 
@@ -25,7 +25,7 @@ export function balanceChangesOf(batch: readonly FetchedBlock[]): BalanceChangeR
   return batch.flatMap((fetched) => balanceChangesOfBlock(fetched).rows);
 }
 
-/** A block's call frames as rows and their COPY text (the internal-transactions stage's). */
+/** A block's call frames as rows and their COPY tuples (the internal-transactions stage's). */
 export type InternalTransactionsOfBlock = { rows: InternalTransactionRow[]; text: Uint8Array };
 export const INTERNAL_TRANSACTIONS = stageSlot<InternalTransactionsOfBlock>("internal-transactions");
 

@@ -11,7 +11,7 @@ import { type BalanceChangeRow, balanceRows, changesFromPrestate } from "./deriv
 import { type BalanceFetch, fetchBalances } from "./fetch.js";
 import { encodeBalanceChanges, revertBalanceChanges, writeBalanceChanges } from "./store.js";
 
-/** A block's balance-change rows and their COPY text, derived as soon as `fetchBalances` brought its data. */
+/** A block's balance-change rows and their COPY tuples, derived as soon as `fetchBalances` brought its data. */
 type Derived = BalanceChangesOfBlock;
 const DERIVED = BALANCE_CHANGES;
 

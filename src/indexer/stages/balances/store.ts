@@ -1,4 +1,3 @@
-import { unixCopyText } from "../../../db/copy-text.js";
 import type { Queryable } from "../../../db/db.js";
 import { byBlock } from "../balance-changes-by-block.js";
 import { bulkInsert } from "../core/bulk-insert.js";
@@ -16,16 +15,16 @@ const insertChanges = bulkInsert<BalanceChangeRow>("coin_balance_changes", [
     type: "int8",
     get: (r) => r.timestamp,
     sql: (v) => `to_timestamp(${v})`,
-    copy: unixCopyText,
+    stored: "timestamptz",
   },
 ]);
 
-/** The rows' COPY text (built ahead of the batch transaction). */
+/** The rows' COPY tuples (built ahead of the batch transaction). */
 export const encodeBalanceChanges = (rows: readonly BalanceChangeRow[]): Uint8Array =>
   insertChanges.encode(rows);
 
 /**
- * Inserts one batch of balance changes (inside the batch transaction); `text`: the rows' COPY text built ahead
+ * Inserts one batch of balance changes (inside the batch transaction); `text`: the rows' COPY tuples built ahead
  * (encodeBalanceChanges), else built now.
  */
 export async function writeBalanceChanges(

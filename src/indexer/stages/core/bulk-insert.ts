@@ -1,5 +1,5 @@
 import { toBytea } from "../../../db/bytes.js";
-import { CopyWriter } from "../../../db/copy-writer.js";
+import { type CopyType, CopyWriter, copyType } from "../../../db/copy-writer.js";
 import type { Queryable } from "../../../db/db.js";
 
 /** One column of a bulk insert: its PostgreSQL element type and how a row gives its value. */
@@ -12,64 +12,63 @@ export type BulkColumn<T> = {
   param?: (value: never) => unknown;
   /** `unnest` only: SQL turning the unnested value (the expression given) into the stored one. */
   sql?: (value: string) => string;
-  /** COPY only: the field's text for a non-null value, when `copyField` by `type` is not it. */
-  copy?: (value: never) => string;
+  /**
+   * COPY only: the table column's type when it is not `type` (which `sql` then converts to): the value `get`
+   * gives, encoded as that type (copy-writer.ts), e.g. Unix seconds as `timestamptz`.
+   */
+  stored?: CopyType;
 };
 
-/** The rows' COPY text as bytes (copy-writer.ts); texts of consecutive rows concatenate. */
+/** The rows as binary COPY tuples (copy-writer.ts); the tuples of consecutive rows concatenate. */
 export type CopyBytes = Uint8Array;
 
-/** A bulk insert of `T` rows: the write, and its COPY text built ahead of the batch transaction. */
+/** A bulk insert of `T` rows: the write, and its COPY tuples built ahead of the batch transaction. */
 export type BulkInsert<T> = ((tx: Queryable, rows: readonly T[]) => Promise<void>) & {
   /**
-   * The rows' COPY text. Built when a block arrives (a stage's `afterFetch`), beside the writes of earlier ranges,
+   * The rows' COPY tuples. Built when a block arrives (a stage's `afterFetch`), beside the writes of earlier ranges,
    * so the batch transaction, which every range waits for, only sends it.
    */
   encode(rows: readonly T[]): CopyBytes;
   /**
-   * Writes `rows` whose COPY text is `text` (`encode`'s, of these rows in this order; texts of consecutive parts
-   * concatenate): COPY sends the text as it is, a connection without COPY inserts the rows.
+   * Writes `rows` whose COPY tuples are `tuples` (`encode`'s, of these rows in this order; the tuples of
+   * consecutive parts concatenate): COPY sends them as they are, a connection without COPY inserts the rows.
    */
-  writeEncoded(tx: Queryable, rows: readonly T[], text: CopyBytes): Promise<void>;
-  /** The table's column names, in the order of the COPY text's fields. */
+  writeEncoded(tx: Queryable, rows: readonly T[], tuples: CopyBytes): Promise<void>;
+  /** The table's column names, in the order of the tuples' fields. */
   columns: readonly string[];
 };
 
+/** Each column's type in the table, as its COPY fields are encoded (an unknown type fails here, once). */
+export function copyTypesOf<T>(columns: readonly BulkColumn<T>[]): CopyType[] {
+  return columns.map((c) => copyType(c.stored ?? c.type));
+}
+
 /**
- * Writes the COPY text of `rows` in `columns` into `w`, each row's fields tab-separated and the row ended by a
- * newline, or with `openEnded` by a tab (more fields follow that are only known later: see core/store.ts). Returns
- * where each row ends in `w`.
+ * Writes the COPY tuples of `rows` in `columns` (`types`: copyTypesOf them) into `w`; with `later`, each tuple
+ * counts that many more fields, written after it once they are known (see core/store.ts). Returns where each row
+ * ends in `w`.
  */
 export function writeCopyRows<T>(
   w: CopyWriter,
   columns: readonly BulkColumn<T>[],
+  types: readonly CopyType[],
   rows: readonly T[],
-  openEnded = false,
+  later = 0,
 ): number[] {
-  const fields = columns.map(fieldOf);
-  const last = columns.length - 1;
+  const count = columns.length;
   const ends = new Array<number>(rows.length);
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r]!;
-    for (let i = 0; i <= last; i++) {
-      fields[i]!(w, columns[i]!.get(row));
-      w.end(i === last && !openEnded);
-    }
+    w.row(count + later);
+    for (let i = 0; i < count; i++) w.field(columns[i]!.get(row), types[i]!);
     ends[r] = w.length;
   }
   return ends;
 }
 
-function fieldOf<T>(c: BulkColumn<T>): (w: CopyWriter, v: unknown) => void {
-  const own = c.copy as ((v: unknown) => string) | undefined;
-  if (own) return (w, v) => w.text(v == null ? "\\N" : own(v));
-  const type = c.type;
-  return (w, v) => w.field(v, type);
-}
-
 /**
  * A multi-row insert of any number of rows in one statement. Where the connection can (`Queryable.copyFrom`), the
- * rows go in by COPY in text format, built straight from the rows' hex and decimal strings; elsewhere by one array
+ * rows go in by COPY in binary format, built straight from the rows' hex and decimal strings; elsewhere by one array
  * parameter per column, unnested side by side (`insert into t (a, b) select x1, x2 from unnest($1::int8[],
  * $2::bytea[]) as x(x1, x2)`). Both store the same values; each column is declared once, so names, types and
  * values cannot drift apart.
@@ -87,15 +86,16 @@ export function bulkInsert<T>(table: string, columns: readonly BulkColumn<T>[]):
     return c.type === "bytea" ? (v: unknown) => (typeof v === "string" ? toBytea(v) : v) : null;
   };
   const params = columns.map(param);
+  const types = copyTypesOf(columns);
   const encode = (rows: readonly T[]) => {
     const w = new CopyWriter(rows.length * 128);
-    writeCopyRows(w, columns, rows);
+    writeCopyRows(w, columns, types, rows);
     return w.bytes();
   };
-  const writeEncoded = async (tx: Queryable, rows: readonly T[], text: CopyBytes) => {
+  const writeEncoded = async (tx: Queryable, rows: readonly T[], tuples: CopyBytes) => {
     if (rows.length === 0) return;
     if (tx.copyFrom) {
-      await tx.copyFrom(table, names, text);
+      await tx.copyFrom(table, names, tuples);
       return;
     }
     await tx.query(

@@ -10,7 +10,7 @@ import {
 } from "./store.js";
 import { type BlockTokenLogs, decodeBlockTokenLogs } from "./token-logs.js";
 
-/** What the core stage keeps of a fetched block: its token logs, its core rows and their COPY text. */
+/** What the core stage keeps of a fetched block: its token logs, its core rows and their COPY tuples. */
 type CoreFetched = BlockTokenLogs & { rows: CoreRows; encoded: EncodedCoreRows };
 
 const CORE = stageSlot<CoreFetched>("core");
@@ -21,8 +21,8 @@ export function coreRowsOf(fetched: FetchedBlock): CoreRows {
 }
 
 /**
- * The batch's rows in block order with their COPY text: each block's as derived and encoded when it arrived
- * (undefined text when a block was fetched without this stage's afterFetch: the rows are then derived now).
+ * The batch's rows in block order with their COPY tuples: each block's as derived and encoded when it arrived
+ * (nothing encoded when a block was fetched without this stage's afterFetch: the rows are then derived now).
  */
 function batchRows(batch: readonly FetchedBlock[]): { rows: CoreRows; encoded?: EncodedCoreRows } {
   const own = batch.map((b) => CORE.of(b));

@@ -1,8 +1,7 @@
 import { toBytea } from "../../../db/bytes.js";
-import { byteaArrayCopyText, unixCopyText } from "../../../db/copy-text.js";
 import { CopyWriter } from "../../../db/copy-writer.js";
 import { type Queryable, readAhead } from "../../../db/db.js";
-import { type BulkColumn, bulkInsert, type CopyBytes, writeCopyRows } from "./bulk-insert.js";
+import { type BulkColumn, bulkInsert, type CopyBytes, copyTypesOf, writeCopyRows } from "./bulk-insert.js";
 import type { BlockRow, CoreRows, CreationRow, LogRow, TransactionRow } from "./derive.js";
 import { contractsAndTokens, markNewContracts, unmarkLostContracts } from "./transaction-facts.js";
 
@@ -11,18 +10,18 @@ type StoredTransaction = TransactionRow & { toIsContract: boolean; createsToken:
 
 /**
  * A list of hashes per row: for `unnest` one comma-separated text (unnest would flatten a 2-D bytea array) that
- * SQL turns back into bytea[]; for COPY an array literal. Empty = empty array, null = null.
+ * SQL turns back into bytea[]; for COPY a bytea[] field. Empty = empty array, null = null.
  */
 const hexList = (hashes: readonly string[]): string => hashes.map((h) => h.slice(2)).join(",");
 const hexListToByteaArray = (column: string) =>
   `case when ${column} is null then null else array(select decode(e, 'hex') from unnest(string_to_array(${column}, ',')) with ordinality as u(e, o) order by o) end`;
 function hashesColumn<T>(column: string, get: (row: T) => readonly string[] | null): BulkColumn<T> {
-  return { column, type: "text", get, param: hexList, sql: hexListToByteaArray, copy: byteaArrayCopyText };
+  return { column, type: "text", get, param: hexList, sql: hexListToByteaArray, stored: "bytea[]" };
 }
 
 /** Unix seconds into timestamptz. */
 function unixColumn<T>(column: string, get: (row: T) => number): BulkColumn<T> {
-  return { column, type: "int8", get, sql: (v) => `to_timestamp(${v})`, copy: unixCopyText };
+  return { column, type: "int8", get, sql: (v) => `to_timestamp(${v})`, stored: "timestamptz" };
 }
 
 const insertBlocks = bulkInsert<BlockRow>("blocks", [
@@ -79,7 +78,13 @@ const transactionColumns: BulkColumn<TransactionRow>[] = [
   hashesColumn("blob_versioned_hashes", (r) => r.blobVersionedHashes),
   { column: "block_hash", type: "bytea", get: (r) => r.blockHash },
   { column: "revert_reason", type: "text", get: (r) => r.revertReason },
-  { column: "unknown_members", type: "text", get: (r) => r.unknownMembers, sql: (v) => `${v}::jsonb` },
+  {
+    column: "unknown_members",
+    type: "text",
+    get: (r) => r.unknownMembers,
+    sql: (v) => `${v}::jsonb`,
+    stored: "jsonb",
+  },
   { column: "has_token_transfers", type: "bool", get: (r) => r.hasTokenTransfers },
 ];
 const insertTransactions = bulkInsert<StoredTransaction>("transactions", [
@@ -115,12 +120,12 @@ const insertCreations = bulkInsert<CreationRow>("contract_creations", [
 
 const lower = (a: string) => a.toLowerCase();
 
-/** COPY lines still open at their end: their bytes, and where each line ends in them. */
+/** COPY tuples still open at their end (fields to come): their bytes, and where each tuple ends in them. */
 export type OpenLines = { bytes: CopyBytes; ends: number[] };
 
 /**
- * Core rows' COPY text, encoded when the block arrives: blocks, logs and creations whole; each transaction's line
- * up to the two facts that depend on other rows (`transactionLines`, each ending in a tab), completed at write.
+ * Core rows' COPY tuples, encoded when the block arrives: blocks, logs and creations whole; each transaction's
+ * tuple up to the two facts that depend on other rows (`transactionLines`, counting them), completed at write.
  */
 export type EncodedCoreRows = {
   blocks: CopyBytes;
@@ -129,9 +134,11 @@ export type EncodedCoreRows = {
   creations: CopyBytes;
 };
 
+const transactionTypes = copyTypesOf(transactionColumns);
+
 export function encodeCoreRows(rows: CoreRows): EncodedCoreRows {
   const w = new CopyWriter(rows.transactions.length * 512);
-  const ends = writeCopyRows(w, transactionColumns, rows.transactions, true);
+  const ends = writeCopyRows(w, transactionColumns, transactionTypes, rows.transactions, 2);
   return {
     blocks: insertBlocks.encode(rows.blocks),
     transactionLines: { bytes: w.bytes(), ends },
@@ -151,19 +158,17 @@ export function joinOpenLines(parts: readonly OpenLines[]): OpenLines {
   return { bytes: Buffer.concat(parts.map((p) => p.bytes)), ends };
 }
 
-const T = 116;
-const F = 102;
-const TAB = 9;
-const NEWLINE = 10;
+/** A bool field: its length (1) and its byte. */
+const BOOL_FIELD = 5;
 
-/** `lines` (one per row) closed with each row's two facts (`t` or `f`, tab-separated) and a newline. */
+/** `lines` (one tuple per row) closed with each row's two facts, as bool fields. */
 function closeLines<R>(
   lines: OpenLines,
   rows: readonly R[],
   first: (row: R) => boolean,
   second: (row: R) => boolean,
 ): Buffer {
-  const out = Buffer.allocUnsafeSlow(lines.bytes.byteLength + 4 * rows.length);
+  const out = Buffer.alloc(lines.bytes.byteLength + 2 * BOOL_FIELD * rows.length);
   let pos = 0;
   let start = 0;
   rows.forEach((row, i) => {
@@ -171,10 +176,11 @@ function closeLines<R>(
     out.set(lines.bytes.subarray(start, end), pos);
     pos += end - start;
     start = end;
-    out[pos++] = first(row) ? T : F;
-    out[pos++] = TAB;
-    out[pos++] = second(row) ? T : F;
-    out[pos++] = NEWLINE;
+    out[pos + 3] = 1;
+    out[pos + 4] = first(row) ? 1 : 0;
+    out[pos + 8] = 1;
+    out[pos + 9] = second(row) ? 1 : 0;
+    pos += 2 * BOOL_FIELD;
   });
   return out;
 }
@@ -204,7 +210,7 @@ function contractFacts(tx: Queryable, rows: CoreRows) {
 
 /**
  * Writes one batch of core rows, one COPY (or multi-row insert) per table, inside the caller's transaction;
- * `encoded`: their COPY text built ahead (encodeCoreRows of the same rows), so only the two facts are added here.
+ * `encoded`: their COPY tuples built ahead (encodeCoreRows of the same rows), so only the two facts are added here.
  */
 export async function writeCoreRows(tx: Queryable, rows: CoreRows, encoded?: EncodedCoreRows): Promise<void> {
   const factsOf = contractFacts(tx, rows);
@@ -213,13 +219,13 @@ export async function writeCoreRows(tx: Queryable, rows: CoreRows, encoded?: Enc
     await insertLogs.writeEncoded(tx, rows.logs, encoded.logs);
     await insertCreations.writeEncoded(tx, rows.creations, encoded.creations);
     const facts = await factsOf();
-    const text = closeLines(
+    const tuples = closeLines(
       encoded.transactionLines,
       rows.transactions,
       facts.toIsContract,
       facts.createsToken,
     );
-    await tx.copyFrom("transactions", insertTransactions.columns, text);
+    await tx.copyFrom("transactions", insertTransactions.columns, tuples);
     await markFresh(tx, rows, facts.fresh);
     return;
   }

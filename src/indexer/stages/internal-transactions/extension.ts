@@ -8,7 +8,7 @@ import {
   writeInternalTransactions,
 } from "./store.js";
 
-/** A block's call frames as rows, with their COPY text: derived and encoded when the block arrives. */
+/** A block's call frames as rows, with their COPY tuples: derived and encoded when the block arrives. */
 type Derived = InternalTransactionsOfBlock;
 const DERIVED = INTERNAL_TRANSACTIONS;
 
@@ -27,7 +27,7 @@ function batchRows(
 /**
  * Every call frame of every transaction, from the call traces `fetchBlock` already brings (callTracer or
  * trace_block). Where the node gives no traces (or TRACES=off) nothing is stored and the block row says
- * `internal_transactions_indexed = false`. The rows are derived (and their COPY text built) in `afterFetch`,
+ * `internal_transactions_indexed = false`. The rows are derived (and their COPY tuples built) in `afterFetch`,
  * outside the batch transaction, which every range waits for.
  */
 export function internalTransactionsExtension(): IndexerExtension<Derived> {

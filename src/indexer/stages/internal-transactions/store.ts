@@ -27,16 +27,16 @@ const insertInternalTransactions = bulkInsert<Row>("internal_transactions", [
     get: (r) => r.traceAddress,
     param: (path: number[]) => path.join(","),
     sql: (v) => `case when ${v} = '' then '{}'::int4[] else string_to_array(${v}, ',')::int4[] end`,
-    copy: (path: number[]) => `{${path.join(",")}}`,
+    stored: "int4[]",
   },
   { column: "block_hash", type: "bytea", get: (r) => r.blockHash },
 ]);
 
-/** The rows' COPY text (built ahead of the batch transaction). */
+/** The rows' COPY tuples (built ahead of the batch transaction). */
 export const encodeInternalTransactions = (rows: readonly Row[]): Uint8Array =>
   insertInternalTransactions.encode(rows);
 
-/** Writes the rows; `text`: their COPY text built ahead (encodeInternalTransactions), else built now. */
+/** Writes the rows; `text`: their COPY tuples built ahead (encodeInternalTransactions), else built now. */
 export async function writeInternalTransactions(
   tx: Queryable,
   rows: readonly Row[],
