@@ -9,11 +9,17 @@ export function toByteaOrNull(hex: string | null | undefined): Buffer | null {
   return hex == null ? null : toBytea(hex);
 }
 
+/**
+ * A `bytea` value from either driver as a Buffer (its memory, not a copy): node-postgres hands out Buffers already;
+ * PGlite hands out plain Uint8Arrays. So it can go back as a parameter, or be read as hex.
+ */
+export function byteaBuffer(value: Uint8Array): Buffer {
+  return value instanceof Buffer ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+}
+
 /** A `bytea` value from either driver as lower-case 0x-hex. */
 export function fromBytea(value: Uint8Array): Hex {
-  // node-postgres hands out Buffers already (no view to wrap); PGlite hands out plain Uint8Arrays.
-  const buf = value instanceof Buffer ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-  return `0x${buf.toString("hex")}`;
+  return `0x${byteaBuffer(value).toString("hex")}`;
 }
 
 export function fromByteaOrNull(value: Uint8Array | null | undefined): Hex | null {
