@@ -5,7 +5,7 @@ import { fromBytea } from "../../src/db/bytes.js";
 import type { Queryable } from "../../src/db/db.js";
 import { EventBus } from "../../src/events/bus.js";
 import { fetchForStages } from "../../src/indexer/pipeline/extension.js";
-import { foldAddressFacts } from "../../src/indexer/stages/counters/carry.js";
+import { foldCounters } from "../../src/indexer/stages/counters/carry.js";
 import { SUMMED_ADDRESS_FACTS } from "../../src/indexer/stages/counters/sql.js";
 import { indexerStages } from "../../src/indexer/stages/index.js";
 import { createLogger } from "../../src/util/logger.js";
@@ -65,11 +65,11 @@ describe("trailing stages: sums carried from the batches", () => {
         ).map(({ address, ...sums }) => [fromBytea(address), { ...sums, block: Number(sums.block) }]),
       );
     const folded = (from: number, to: number, batchSize: number) => {
-      let carried: ReturnType<typeof foldAddressFacts> | undefined;
+      let carried: ReturnType<typeof foldCounters> | undefined;
       for (let a = from; a <= to; a += batchSize)
-        carried = foldAddressFacts(carried, fetched.slice(a, Math.min(to, a + batchSize - 1) + 1));
+        carried = foldCounters(carried, fetched.slice(a, Math.min(to, a + batchSize - 1) + 1));
       return Object.fromEntries(
-        [...carried!].map(([address, f]) => [
+        [...carried!.addresses].map(([address, f]) => [
           address,
           {
             txs: String(f.txs),
@@ -148,6 +148,7 @@ describe("trailing stages: sums carried from the batches", () => {
     // The writes did write: the comparison is not of two unchanged tables.
     expect(stored.daily_stats).not.toEqual(before.daily_stats);
     expect(stored.address_counters).not.toEqual(before.address_counters);
+    expect(stored.chain_counters).not.toEqual(before.chain_counters);
     expect(stored.hot_contracts).not.toEqual(before.hot_contracts);
   });
 });

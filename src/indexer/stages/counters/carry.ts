@@ -21,18 +21,38 @@ type Facts = {
 /** Per address (lower-case 0x-hex), its facts: the sums `facts` (sql.ts) gives for the same blocks, in memory. */
 export type AddressFacts = Map<string, Facts>;
 
+/**
+ * The carried batches' rows the chain counters count, as `upsertChainCounters` (sql.ts) would count them in the
+ * tables: so a trailing write does not read back what its batches just wrote (tens of thousands of rows a range).
+ */
+export type RowCounts = {
+  transactions: number;
+  tokenTransfers: number;
+  internalTransactions: number;
+  logs: number;
+};
+
+/** What the counters stage carries from its batches to its trailing write. */
+export type CarriedCounters = { addresses: AddressFacts; rows: RowCounts };
+
 const lower = (a: string) => a.toLowerCase();
 
 /**
- * Adds the batch's address facts to `into` (a new map when undefined), from the rows the other stages write for it,
- * with the meanings of `addressFacts` and the balance sightings in sql.ts, term by term (test/indexer/
- * trailing-stages.test.ts compares the two on a chain with every kind of row). Pure but for `into`.
+ * Adds the batch's address facts and row counts to `into` (new ones when undefined), from the rows the other stages
+ * write for it, with the meanings of `addressFacts`, the balance sightings and the chain counters' counts in sql.ts,
+ * term by term (test/indexer/trailing-carry.test.ts compares the two on a chain with every kind of row). Pure but
+ * for `into`.
  */
-export function foldAddressFacts(
-  into: AddressFacts | undefined,
+export function foldCounters(
+  into: CarriedCounters | undefined,
   batch: readonly FetchedBlock[],
-): AddressFacts {
-  const facts: AddressFacts = into ?? new Map();
+): CarriedCounters {
+  const carried: CarriedCounters = into ?? {
+    addresses: new Map(),
+    rows: { transactions: 0, tokenTransfers: 0, internalTransactions: 0, logs: 0 },
+  };
+  const facts = carried.addresses;
+  const rows = carried.rows;
   /** The facts of `key` (a lower-case address). */
   const at = (key: string, block: number): Facts => {
     let f = facts.get(key);
@@ -56,6 +76,8 @@ export function foldAddressFacts(
   for (const fetched of batch) {
     const blockNumber = Number(fetched.block.number);
     const core = coreRowsOf(fetched);
+    rows.transactions += core.transactions.length;
+    rows.logs += core.logs.length;
     for (const b of core.blocks) at(lower(b.miner), b.number).validations++;
     for (const t of core.transactions) {
       const gas = BigInt(t.gasUsed);
@@ -71,7 +93,11 @@ export function foldAddressFacts(
       }
       if (t.contractAddress !== null && t.status !== 0) at(lower(t.contractAddress), t.blockNumber).created++;
     }
-    for (const x of tokenLogsOf(fetched).transfers) {
+    const transfers = tokenLogsOf(fetched).transfers;
+    // Every row counts (a batch's items too: the tokens stage writes this same list); an address's transfer count
+    // counts the log once.
+    rows.tokenTransfers += transfers.length;
+    for (const x of transfers) {
       if (x.batchIndex !== 0) continue;
       // Decoded from topics: lower-case already.
       at(x.from, x.blockNumber).transfers++;
@@ -82,6 +108,7 @@ export function foldAddressFacts(
     for (const x of internalTransactionsOf(fetched)) {
       // A transaction's top-level call is the transaction itself.
       if (x.type === "call" && x.index === 0) continue;
+      rows.internalTransactions++;
       const from = lower(x.from);
       at(from, x.blockNumber).internals++;
       const to = x.to === null ? null : lower(x.to);
@@ -99,14 +126,25 @@ export function foldAddressFacts(
     // Balance sightings: seen, nothing counted (the rows' addresses are lower-case).
     for (const c of balanceChangesOfBlock(fetched).rows) at(c.address, c.blockNumber);
   }
-  return facts;
+  return carried;
 }
 
 /**
- * The facts as the parameters of `addCountersFromFacts` after the range and the sign ($4 ...): one array per
- * column, in the order of its unnest.
+ * The carried sums as the parameters of `ADD_COUNTERS_FROM_FACTS` after the range and the sign ($4 ...): one array
+ * per column of the facts, in the order of its unnest, then the row counts.
  */
-export function factsParams(facts: AddressFacts): unknown[] {
+export function carriedParams({ addresses, rows }: CarriedCounters): unknown[] {
+  return [
+    ...factsParams(addresses),
+    rows.transactions,
+    rows.tokenTransfers,
+    rows.internalTransactions,
+    rows.logs,
+  ];
+}
+
+/** The facts as parameters: one array per column, in the order of `ADD_COUNTERS_FROM_FACTS`' unnest. */
+function factsParams(facts: AddressFacts): unknown[] {
   const n = facts.size;
   const address = new Array<Buffer>(n);
   const ints = Array.from({ length: 7 }, () => new Array<number>(n));

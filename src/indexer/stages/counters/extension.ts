@@ -2,7 +2,7 @@ import type { FetchedBlock } from "../../../chain/types.js";
 import type { Queryable } from "../../../db/db.js";
 import { committedFact } from "../../pipeline/committed-fact.js";
 import type { IndexerExtension } from "../../pipeline/extension.js";
-import { type AddressFacts, factsParams, foldAddressFacts } from "./carry.js";
+import { type CarriedCounters, carriedParams, foldCounters } from "./carry.js";
 import {
   ADD_COUNTERS_FROM_FACTS,
   ALL_ROWS,
@@ -95,9 +95,9 @@ export function countersExtension(): IndexerExtension {
         // The rows its facts come from: core's, the token transfers, internal transactions, withdrawals and
         // balance changes.
         needs: ["core", "tokens", "internal-transactions", "withdrawals", "balances"],
-        fold: foldAddressFacts,
-        write: (tx, from, to, facts: AddressFacts) =>
-          add(tx, from, to, ADD_COUNTERS_FROM_FACTS, factsParams(facts)),
+        fold: foldCounters,
+        write: (tx, from, to, carried: CarriedCounters) =>
+          add(tx, from, to, ADD_COUNTERS_FROM_FACTS, carriedParams(carried)),
       },
     },
     async revert(tx, ancestor) {

@@ -193,22 +193,28 @@ export const DELETE_EMPTY_COUNTERS = `
   delete from address_counters n where n.address = any($1::bytea[])
     and not exists (select 1 from coin_balance_changes b where b.address = n.address and b.block_number <= $2)`;
 
-/** Chain-wide deltas of the range times $3 ('withdrawals_sum' in wei, for /withdrawals/counters). */
-const upsertChainCounters = (from: RowSources) => {
+/**
+ * Chain-wide deltas of the range times $3 ('withdrawals_sum' in wei, for /withdrawals/counters). `carried`: the
+ * counts of the range's transactions, token transfers, internal transactions and logs are $15 ... $18 (carry.ts
+ * `RowCounts`), not read back from those tables.
+ */
+const upsertChainCounters = (from: RowSources, carried = false) => {
   const of = (has: boolean, sql: string) => (has ? `(${sql})` : "0");
+  const count = (param: number, has: boolean, sql: string) => (carried ? `$${param}::int8` : of(has, sql));
   return `
   insert into chain_counters (name, value)
   select name, $3::int * v from (values
     ('blocks', (select count(*) from blocks where ${inRange("number")})),
-    ('transactions', ${of(from.transactions, `select count(*) from transactions where ${inRange("block_number")}`)}),
+    ('transactions', ${count(15, from.transactions, `select count(*) from transactions where ${inRange("block_number")}`)}),
     ('gas_used', (select coalesce(sum(gas_used), 0) from blocks where ${inRange("number")})),
-    ('token_transfers', ${of(from.logs, `select count(*) from token_transfers where ${inRange("block_number")}`)}),
-    ('internal_transactions', ${of(
+    ('token_transfers', ${count(16, from.logs, `select count(*) from token_transfers where ${inRange("block_number")}`)}),
+    ('internal_transactions', ${count(
+      17,
       from.internals,
       `select count(*) from internal_transactions
        where ${inRange("block_number")} and (type <> 'call' or index > 0)`,
     )}),
-    ('logs', ${of(from.logs, `select count(*) from logs where ${inRange("block_number")}`)}),
+    ('logs', ${count(18, from.logs, `select count(*) from logs where ${inRange("block_number")}`)}),
     ('withdrawals', ${of(from.withdrawals, `select count(*) from withdrawals where ${inRange("block_number")}`)}),
     ('withdrawals_sum', ${of(
       from.withdrawals,
@@ -256,10 +262,11 @@ export const addCountersOf = statementVariants(
 );
 
 /**
- * Writing committed blocks ($3 = 1) whose address facts were summed in memory from the batches themselves
- * (carry.ts): the same statement with `facts` read from the arrays $4 ... $14 (one row per address, its sums and
- * least block) instead of from the blocks' rows; the chain and day counters, index-only counts and a read of the
- * range's blocks, as before. In order (a trailing write): a known address's first block stays.
+ * Writing committed blocks ($3 = 1) whose address facts and row counts were summed in memory from the batches
+ * themselves (carry.ts): the same statement with `facts` read from the arrays $4 ... $14 (one row per address, its
+ * sums and least block) instead of from the blocks' rows, and the chain counters' row counts from $15 ... $18; the
+ * day counters, the blocks' count and gas and the withdrawals from a read of the range's blocks and withdrawals, as
+ * before. In order (a trailing write): a known address's first block stays.
  */
 export const ADD_COUNTERS_FROM_FACTS = `
   with ${ADDRESS_FACTS_PARTS(
@@ -270,7 +277,7 @@ export const ADD_COUNTERS_FROM_FACTS = `
     false,
   )},
   days as (${upsertDailyCounters})
-  ${upsertChainCounters(ALL_ROWS)}`;
+  ${upsertChainCounters(ALL_ROWS, true)}`;
 
 /** Addresses first seen above the ancestor are forgotten (seen again when their blocks come back). */
 export const DELETE_ADDRESSES = `
