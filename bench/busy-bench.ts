@@ -49,6 +49,8 @@ export type BusyOptions = {
   keep?: boolean;
   /** Batch transactions on the main thread's pool, one statement after another's answer (as before the writer thread). */
   serialWrites?: boolean;
+  /** Committed batches per trailing write (the indexer's `trailBatches`; unset: its default). */
+  trailBatches?: number;
 };
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
@@ -255,6 +257,7 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
           reorgDepth: 128,
           batchSize: o.batchSize,
           ...(o.batchTransactions ? { batchTransactions: o.batchTransactions } : {}),
+          ...(o.trailBatches ? { trailBatches: o.trailBatches } : {}),
           fetchConcurrency: o.concurrency,
           pollIntervalMs: 100,
         },
@@ -420,6 +423,7 @@ export async function runBusyBench(o: BusyOptions): Promise<Record<string, unkno
       transactions: txCount,
       batch_size: o.batchSize,
       batch_transactions: o.batchTransactions ?? null,
+      trail_batches: o.trailBatches ?? null,
       rpc_batch_size: o.rpcBatchSize ?? 100,
       concurrency: o.concurrency,
       load_average: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "),

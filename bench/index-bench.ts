@@ -35,6 +35,8 @@ const { values } = parseArgs({
     "batch-size": { type: "string", default: "100" },
     // --busy: batches sized by rows (INDEX_BATCH_TRANSACTIONS), at most --batch-size blocks.
     "batch-transactions": { type: "string" },
+    // --busy: committed batches per trailing write (the indexer's trailBatches).
+    "trail-batches": { type: "string" },
     concurrency: { type: "string", default: "4" },
     // --busy: JSON-RPC calls per HTTP request (RPC_BATCH_SIZE).
     "rpc-batch": { type: "string", default: "100" },
@@ -65,6 +67,7 @@ async function main() {
       serialWrites: values["serial-writes"],
       keep: values.keep,
       ...(values["batch-transactions"] ? { batchTransactions: Number(values["batch-transactions"]) } : {}),
+      ...(values["trail-batches"] ? { trailBatches: Number(values["trail-batches"]) } : {}),
     });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return;
