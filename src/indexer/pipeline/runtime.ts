@@ -29,10 +29,12 @@ const PROBE_BLOCKS = 10;
 const RATE_BLOCKS = 8;
 /**
  * Pacing history beside the API (IndexerDeps.pacing): when the API answered a request this recently, history's
- * ranges are this many times smaller (shorter steps for a request to share the machine with).
+ * ranges are this many times smaller (shorter steps for a request to share the machine with). 32, not 8: beside a
+ * back-to-back request loop the address page's p99 was 1.5-1.6x idle against 2.0-2.1x, history there at half the
+ * speed (docs/benchmarks.md, head first, session 28); with the API idle history's speed is unchanged.
  */
 const PACE_BUSY_WITHIN_MS = 1_000;
-const PACE_RANGE_DIVISOR = 8;
+const PACE_RANGE_DIVISOR = 32;
 
 function observeRows(rate: number[], batch: readonly FetchedBlock[]): void {
   for (const f of batch.slice(-RATE_BLOCKS)) rate.push(1 + f.block.transactions.length);
