@@ -178,10 +178,9 @@ export class CopyWriter {
   /** Bytes, or 0x-hex (either case) decoded straight into the tuple. */
   private bytea(value: string | Uint8Array): void {
     if (typeof value !== "string") {
-      this.room(4 + value.byteLength);
+      this.room(4);
       this.u32(value.byteLength);
-      this.buf.set(value, this.pos);
-      this.pos += value.byteLength;
+      this.append(value);
       return;
     }
     const digits = value.charCodeAt(1) === 120 && value.charCodeAt(0) === ZERO ? value.slice(2) : value;
@@ -258,10 +257,9 @@ export class CopyWriter {
 
   /** A one-dimensional array without nulls (empty: no dimensions, as PostgreSQL writes '{}'). */
   private array(values: readonly (string | Uint8Array | number)[], oid: number): void {
-    this.room(4);
+    this.room(24);
     const start = this.pos;
     this.pos += 4;
-    this.room(20);
     this.u32(values.length ? 1 : 0);
     this.u32(0);
     this.u32(oid);
@@ -277,6 +275,13 @@ export class CopyWriter {
       } else this.bytea(v as string | Uint8Array);
     }
     this.buf.writeUInt32BE(this.pos - start - 4, start);
+  }
+
+  /** Tuples (or the start of one) written before, as they are. */
+  append(bytes: Uint8Array): void {
+    this.room(bytes.byteLength);
+    this.buf.set(bytes, this.pos);
+    this.pos += bytes.byteLength;
   }
 
   /** Bytes written so far. */

@@ -158,9 +158,6 @@ export function joinOpenLines(parts: readonly OpenLines[]): OpenLines {
   return { bytes: Buffer.concat(parts.map((p) => p.bytes)), ends };
 }
 
-/** A bool field: its length (1) and its byte. */
-const BOOL_FIELD = 5;
-
 /** `lines` (one tuple per row) closed with each row's two facts, as bool fields. */
 function closeLines<R>(
   lines: OpenLines,
@@ -168,21 +165,17 @@ function closeLines<R>(
   first: (row: R) => boolean,
   second: (row: R) => boolean,
 ): Buffer {
-  const out = Buffer.alloc(lines.bytes.byteLength + 2 * BOOL_FIELD * rows.length);
-  let pos = 0;
+  // Each bool field is 5 bytes (its length and its byte).
+  const w = new CopyWriter(lines.bytes.byteLength + 10 * rows.length);
   let start = 0;
   rows.forEach((row, i) => {
     const end = lines.ends[i]!;
-    out.set(lines.bytes.subarray(start, end), pos);
-    pos += end - start;
+    w.append(lines.bytes.subarray(start, end));
     start = end;
-    out[pos + 3] = 1;
-    out[pos + 4] = first(row) ? 1 : 0;
-    out[pos + 8] = 1;
-    out[pos + 9] = second(row) ? 1 : 0;
-    pos += 2 * BOOL_FIELD;
+    w.field(first(row), "bool");
+    w.field(second(row), "bool");
   });
-  return out;
+  return w.bytes();
 }
 
 /**
